@@ -1,0 +1,64 @@
+// How the CLI reaches the running daemon: the runtime file gives the URL and token, and every
+// failure becomes a FerryError with a sentence the user can act on.
+
+import { ErrorCode, FerryError, type ErrorCode as Code } from '../errors.js'
+import type { ErrorBody } from '../protocol/index.js'
+import { readRuntimeFile, type RuntimeInfo } from '../daemon/runtime-file.js'
+
+export interface DaemonClient {
+  info: RuntimeInfo
+  get<T>(path: string): Promise<T>
+  post<T>(path: string, body?: unknown, signal?: AbortSignal): Promise<T>
+}
+
+export function notRunning(stateDir: string): FerryError {
+  return new FerryError(
+    ErrorCode.DaemonNotRunning,
+    `Ferry is not running (state directory ${stateDir}); start it with \`ferry start\``,
+  )
+}
+
+export async function connectDaemon(stateDir: string): Promise<DaemonClient> {
+  const info = await readRuntimeFile(stateDir)
+  if (info === undefined) throw notRunning(stateDir)
+  const send = async <T>(method: string, path: string, body?: unknown, signal?: AbortSignal) => {
+    let response: Response
+    try {
+      response = await fetch(new URL(`api${path}`, info.url), {
+        method,
+        headers: {
+          authorization: `Bearer ${info.token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: signal ?? null,
+      })
+    } catch (error) {
+      throw new FerryError(
+        ErrorCode.DaemonNotRunning,
+        `Ferry is not answering at ${info.url} (pid ${info.pid}); check \`ferry status\` or restart it with \`ferry start\``,
+        { cause: error },
+      )
+    }
+    const text = await response.text()
+    let parsed: unknown
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text)
+    } catch {
+      parsed = undefined
+    }
+    if (!response.ok) {
+      const error = (parsed as Partial<ErrorBody> | undefined)?.error
+      throw new FerryError(
+        (error?.code as Code | undefined) ?? ErrorCode.Internal,
+        error?.message ?? `daemon answered HTTP ${response.status}`,
+      )
+    }
+    return parsed as T
+  }
+  return {
+    info,
+    get: (path) => send('GET', path),
+    post: (path, body, signal) => send('POST', path, body, signal),
+  }
+}

@@ -1,0 +1,137 @@
+// ferry serve | start | stop | status: run the daemon in the foreground, start it in the
+// background and wait until it answers, stop it, or report on it.
+
+import { spawn } from 'node:child_process'
+import { openSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { ErrorCode, FerryError } from '../errors.js'
+import { isAlive } from '../daemon/lock.js'
+import { readRuntimeFile } from '../daemon/runtime-file.js'
+import { runDaemon } from '../daemon/run-daemon.js'
+import { ensurePrivateDir } from '../daemon/state-dir.js'
+import type { StatusResponse } from '../protocol/index.js'
+import type { CliContext } from './context.js'
+import { connectDaemon, notRunning } from './daemon-client.js'
+
+export interface ServeOptions {
+  port: number
+  host: string
+  dangerouslyAllowNonLoopback: boolean
+}
+
+const binPath = fileURLToPath(new URL('../../bin/ferry.js', import.meta.url))
+const START_WAIT_MS = 20_000
+
+export function webshellUrl(url: string, token: string): string {
+  return `${url}#token=${token}`
+}
+
+export async function serve(ctx: CliContext, options: ServeOptions): Promise<number> {
+  const daemon = await runDaemon({
+    stateDir: ctx.stateDir,
+    cwd: ctx.cwd,
+    configFile: ctx.configFile === undefined ? undefined : resolve(ctx.cwd, ctx.configFile),
+    env: ctx.env,
+    homeDir: ctx.homeDir,
+    port: options.port,
+    host: options.host,
+    dangerouslyAllowNonLoopback: options.dangerouslyAllowNonLoopback,
+  })
+  ctx.out(`Ferry ${daemon.info.version} listening on ${daemon.info.url} (pid ${daemon.info.pid})`)
+  const onSignal = (signal: string) => void daemon.stop(`received ${signal}`)
+  process.on('SIGTERM', onSignal)
+  process.on('SIGINT', onSignal)
+  process.on('SIGHUP', () => {
+    daemon.ferry.reload().catch((error: unknown) => {
+      daemon.log({ kind: 'settings.reload_failed', error: (error as Error).message })
+    })
+  })
+  await daemon.stopped
+  // Everything is flushed and closed; idle keep-alive sockets must not hold the process open.
+  process.exit(0)
+}
+
+async function waitForDaemon(ctx: CliContext, pid: number, exited: () => string | null) {
+  const deadline = Date.now() + START_WAIT_MS
+  while (Date.now() < deadline) {
+    const why = exited()
+    if (why !== null) throw new FerryError(ErrorCode.Internal, why)
+    const info = await readRuntimeFile(ctx.stateDir)
+    if (info?.pid === pid) {
+      const client = await connectDaemon(ctx.stateDir)
+      if (await client.get<StatusResponse>('/status').then(() => true, () => false)) return info
+    }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new FerryError(ErrorCode.Internal, `the daemon did not answer within ${START_WAIT_MS} ms`)
+}
+
+export async function start(ctx: CliContext, options: ServeOptions): Promise<number> {
+  const running = await readRuntimeFile(ctx.stateDir)
+  if (running !== undefined && isAlive(running.pid)) {
+    ctx.out(`Ferry is already running (pid ${running.pid}).`)
+    ctx.out(`WebShell: ${webshellUrl(running.url, running.token)}`)
+    return 0
+  }
+  await ensurePrivateDir(ctx.stateDir)
+  const outPath = join(ctx.stateDir, 'daemon.out')
+  const out = openSync(outPath, 'w', 0o600)
+  const args = [binPath, 'serve', '--state-dir', ctx.stateDir, '--port', String(options.port)]
+  args.push('--host', options.host)
+  if (ctx.configFile !== undefined) args.push('--config', resolve(ctx.cwd, ctx.configFile))
+  if (options.dangerouslyAllowNonLoopback) args.push('--dangerously-allow-non-loopback')
+  const child = spawn(process.execPath, args, {
+    cwd: ctx.cwd,
+    detached: true,
+    stdio: ['ignore', out, out],
+    env: ctx.env,
+  })
+  let exit: string | null = null
+  child.on('exit', (code, signal) => {
+    const output = readFileSync(outPath, 'utf8').trim().split('\n').slice(-5).join('\n')
+    exit = `the daemon exited (${signal ?? `code ${code}`}) while starting:\n${output}`
+  })
+  child.unref()
+  const info = await waitForDaemon(ctx, child.pid as number, () => exit)
+  ctx.out(`Ferry ${info.version} is running (pid ${info.pid}).`)
+  ctx.out(`WebShell: ${webshellUrl(info.url, info.token)}`)
+  return 0
+}
+
+export async function stop(ctx: CliContext): Promise<number> {
+  const info = await readRuntimeFile(ctx.stateDir)
+  if (info === undefined || !isAlive(info.pid)) {
+    ctx.out('Ferry is not running.')
+    return 0
+  }
+  const client = await connectDaemon(ctx.stateDir)
+  await client.post('/shutdown').catch(() => process.kill(info.pid, 'SIGTERM'))
+  const deadline = Date.now() + 15_000
+  while (isAlive(info.pid)) {
+    if (Date.now() > deadline) {
+      throw new FerryError(ErrorCode.Internal, `the daemon (pid ${info.pid}) did not stop in time`)
+    }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  ctx.out(`Ferry stopped (pid ${info.pid}).`)
+  return 0
+}
+
+export async function status(ctx: CliContext, json: boolean): Promise<number> {
+  const info = await readRuntimeFile(ctx.stateDir)
+  if (info === undefined || !isAlive(info.pid)) throw notRunning(ctx.stateDir)
+  const body = await (await connectDaemon(ctx.stateDir)).get<StatusResponse>('/status')
+  if (json) {
+    ctx.out(JSON.stringify(body, null, 2))
+    return 0
+  }
+  ctx.out(`Ferry ${body.version} running (pid ${body.pid}) at ${body.url}`)
+  ctx.out(`State directory: ${body.stateDir}`)
+  ctx.out(
+    `Settings: ${body.usingDemo ? 'none found; running the bundled demo server' : body.settingsFiles.join(', ')}`,
+  )
+  ctx.out(`Servers: ${body.servers.ready}/${body.servers.total} ready`)
+  for (const warning of body.warnings) ctx.out(`Warning: ${warning}`)
+  return 0
+}

@@ -1,0 +1,67 @@
+// Plain-text renderings for the terminal: server and tool tables, and a tool result as text.
+
+import type { CallToolResult, ServerInfo, ToolInfo } from '../protocol/index.js'
+
+function table(rows: string[][]): string {
+  const widths: number[] = []
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)))
+  return rows
+    .map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  '))
+    .join('\n')
+}
+
+export function formatServers(servers: ServerInfo[]): string {
+  if (servers.length === 0) return 'No servers configured.'
+  const ready = servers.filter((server) => server.status === 'ready').length
+  const rows = [['NAME', 'STATUS', 'TRANSPORT', 'PROTOCOL', 'TOOLS', 'ERROR']]
+  for (const s of servers) {
+    const protocol = s.protocolVersion === null ? '-' : `${s.protocolVersion} (${s.era})`
+    rows.push([s.name, s.status, s.transport ?? '-', protocol, String(s.toolCount), s.error ?? ''])
+  }
+  return `${table(rows)}\n${ready}/${servers.length} ready`
+}
+
+export function formatTools(tools: ToolInfo[]): string {
+  if (tools.length === 0) return 'No tools available.'
+  const rows = [['NAME', 'SERVER', 'HINTS', 'DESCRIPTION']]
+  for (const t of tools) {
+    const hints = [
+      t.annotations.readOnlyHint ? 'read-only' : '',
+      t.annotations.destructiveHint ? 'destructive' : '',
+    ].filter(Boolean)
+    const description = (t.title ?? t.description ?? '').split('\n')[0] ?? ''
+    rows.push([t.name, t.server, hints.join(',') || '-', description.slice(0, 80)])
+  }
+  return table(rows)
+}
+
+function describeBlock(block: Record<string, unknown>): string {
+  switch (block.type) {
+    case 'text':
+      return String(block.text ?? '')
+    case 'image':
+    case 'audio': {
+      const size = typeof block.data === 'string' ? Math.floor((block.data.length * 3) / 4) : 0
+      return `[${block.type} ${String(block.mimeType ?? '')}, ${size} bytes]`
+    }
+    case 'resource_link':
+      return `[resource link ${String(block.uri ?? '')}${block.name ? ` "${String(block.name)}"` : ''}]`
+    case 'resource': {
+      const resource = (block.resource ?? {}) as Record<string, unknown>
+      return typeof resource.text === 'string'
+        ? resource.text
+        : `[resource ${String(resource.uri ?? '')}, ${String(resource.mimeType ?? 'binary')}]`
+    }
+    default:
+      return `[${String(block.type)} content]`
+  }
+}
+
+export function formatResult(result: CallToolResult): string {
+  const content = Array.isArray(result.content) ? (result.content as Record<string, unknown>[]) : []
+  const parts = content.map(describeBlock)
+  if (result.structuredContent !== undefined && parts.length === 0) {
+    parts.push(JSON.stringify(result.structuredContent, null, 2))
+  }
+  return parts.join('\n')
+}

@@ -1,0 +1,103 @@
+// The `ferry` command line: parses arguments and calls the command functions. Exit codes: 0 ok,
+// 1 a tool returned isError, 2 usage, connection or daemon errors (with a one-line reason).
+
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
+import { FerryError } from '../errors.js'
+import { version } from '../version.js'
+import { cliContext, type CliContext, type GlobalOptions } from './context.js'
+import { serve, start, status, stop, type ServeOptions } from './daemon-commands.js'
+import { call, logs, reload, servers, tools } from './server-commands.js'
+import { installService, uninstallService } from './service.js'
+
+export const EXIT_OK = 0
+export const EXIT_TOOL_ERROR = 1
+export const EXIT_FAILURE = 2
+
+function integer(name: string, min: number) {
+  return (raw: string): number => {
+    const value = Number(raw)
+    if (!Number.isInteger(value) || value < min) {
+      throw new InvalidArgumentError(`${name} must be an integer ≥ ${min}`)
+    }
+    return value
+  }
+}
+
+function serveOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--port <n>', 'port to listen on (0 picks a free one)').argParser(integer('--port', 0)).default(0))
+    .addOption(new Option('--host <address>', 'loopback address to bind').choices(['127.0.0.1', '::1']).default('127.0.0.1'))
+    .option('--dangerously-allow-non-loopback', 'allow --host values other than loopback', false)
+}
+
+export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) => void): Command {
+  const program = new Command('ferry')
+    .description('A local daemon that owns your MCP server sessions.')
+    .version(version)
+    .option('--state-dir <dir>', 'state directory (default: $FERRY_STATE_DIR or ~/.local/state/ferry)')
+    .option('--config <file>', 'settings file to use instead of the user and workspace files (or $FERRY_CONFIG)')
+
+  serveOptions(program.command('serve').description('run the daemon in the foreground')).action(
+    (options: ServeOptions) => run((c) => serve(c, options)),
+  )
+  serveOptions(program.command('start').description('start the daemon in the background and print the WebShell URL')).action(
+    (options: ServeOptions) => run((c) => start(c, options)),
+  )
+  program.command('stop').description('stop the running daemon').action(() => run(stop))
+  program
+    .command('status')
+    .description('show whether the daemon runs, where, and how many servers are ready')
+    .option('--json', 'print JSON')
+    .action((options: { json?: boolean }) => run((c) => status(c, options.json === true)))
+  program
+    .command('servers')
+    .description('list configured servers and their status')
+    .option('--json', 'print JSON')
+    .action((options: { json?: boolean }) => run((c) => servers(c, options.json === true)))
+  program
+    .command('tools')
+    .description('list the tools of ready servers under their qualified names')
+    .option('--server <name>', 'only this server')
+    .option('--refresh', 'list again through each client (cached lists may still apply)')
+    .option('--json', 'print JSON')
+    .action((options: { server?: string; refresh?: boolean; json?: boolean }) => run((c) => tools(c, options)))
+  program
+    .command('call')
+    .description('call a tool and print its result')
+    .argument('<tool>', 'qualified tool name, e.g. mcp_demo_echo')
+    .argument('[json-args]', 'arguments as a JSON object')
+    .option('--json', 'print the CallToolResult exactly as the server returned it')
+    .option('--timeout <ms>', 'timeout in ms, reset by progress', integer('--timeout', 1))
+    .action((tool: string, rawArgs: string | undefined, options: { json?: boolean; timeout?: number }) =>
+      run((c) => call(c, tool, rawArgs, options)),
+    )
+  program.command('reload').description('re-read settings; changed servers reconnect').action(() => run(reload))
+  program
+    .command('logs')
+    .description("print a server's recent stderr")
+    .argument('<server>', 'server name')
+    .action((server: string) => run((c) => logs(c, server)))
+  const service = program.command('service').description('run Ferry as a login service')
+  service.command('install').description('write a systemd user unit or launchd agent').action(() => run(installService))
+  service.command('uninstall').description('remove the unit or agent').action(() => run(uninstallService))
+  return program
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let pending: Promise<number> | undefined
+  const program = buildProgram((task) => {
+    pending = task(cliContext(program.opts<GlobalOptions>()))
+  })
+  program.exitOverride()
+  program.configureOutput({ writeErr: (text) => process.stderr.write(text) })
+  try {
+    await program.parseAsync(argv)
+    return pending === undefined ? EXIT_OK : await pending
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? EXIT_OK : EXIT_FAILURE
+    }
+    process.stderr.write(`ferry: ${error instanceof FerryError || error instanceof Error ? error.message : String(error)}\n`)
+    return EXIT_FAILURE
+  }
+}

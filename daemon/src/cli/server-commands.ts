@@ -1,0 +1,73 @@
+// ferry servers | tools | call | reload | logs: thin clients of the daemon's REST API.
+
+import type {
+  CallResponse,
+  LogsResponse,
+  ReloadResponse,
+  ServerInfo,
+  ToolInfo,
+} from '../protocol/index.js'
+import { parseCallArgs } from './call-args.js'
+import type { CliContext } from './context.js'
+import { connectDaemon } from './daemon-client.js'
+import { formatResult, formatServers, formatTools } from './format.js'
+
+export async function servers(ctx: CliContext, json: boolean): Promise<number> {
+  const list = await (await connectDaemon(ctx.stateDir)).get<ServerInfo[]>('/servers')
+  ctx.out(json ? JSON.stringify(list, null, 2) : formatServers(list))
+  return 0
+}
+
+export async function tools(
+  ctx: CliContext,
+  options: { server?: string; refresh?: boolean; json?: boolean },
+): Promise<number> {
+  const query = new URLSearchParams()
+  if (options.server !== undefined) query.set('server', options.server)
+  if (options.refresh) query.set('refresh', 'true')
+  const suffix = query.size > 0 ? `?${query}` : ''
+  const list = await (await connectDaemon(ctx.stateDir)).get<ToolInfo[]>(`/tools${suffix}`)
+  ctx.out(options.json ? JSON.stringify(list, null, 2) : formatTools(list))
+  return 0
+}
+
+export async function call(
+  ctx: CliContext,
+  tool: string,
+  rawArgs: string | undefined,
+  options: { json?: boolean; timeout?: number },
+): Promise<number> {
+  const args = parseCallArgs(rawArgs)
+  const client = await connectDaemon(ctx.stateDir)
+  const { result } = await client.post<CallResponse>('/call', {
+    tool,
+    arguments: args,
+    ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
+  })
+  ctx.out(options.json ? JSON.stringify(result) : formatResult(result))
+  if (result.isError === true) {
+    ctx.err(`ferry: ${tool} returned an error`)
+    return 1
+  }
+  return 0
+}
+
+export async function reload(ctx: CliContext): Promise<number> {
+  const result = await (await connectDaemon(ctx.stateDir)).post<ReloadResponse>('/reload')
+  const line = (label: string, names: string[]) =>
+    names.length > 0 ? ctx.out(`${label}: ${names.join(', ')}`) : undefined
+  line('Added', result.added)
+  line('Reconnected', result.reconnected)
+  line('Unchanged', result.unchanged)
+  line('Removed', result.removed)
+  for (const warning of result.warnings) ctx.out(`Warning: ${warning}`)
+  return 0
+}
+
+export async function logs(ctx: CliContext, server: string): Promise<number> {
+  const body = await (await connectDaemon(ctx.stateDir)).get<LogsResponse>(
+    `/servers/${encodeURIComponent(server)}/logs`,
+  )
+  if (body.lines.length > 0) ctx.out(body.lines.join('\n'))
+  return 0
+}

@@ -1,0 +1,106 @@
+// ferry service install | uninstall: a systemd user unit (Linux) or a launchd agent (macOS)
+// that runs `ferry serve` at login.
+
+import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { ErrorCode, FerryError } from '../errors.js'
+import type { CliContext } from './context.js'
+
+const binPath = fileURLToPath(new URL('../../bin/ferry.js', import.meta.url))
+const LAUNCHD_LABEL = 'dev.ferry.daemon'
+
+export interface ServiceFile {
+  path: string
+  contents: string
+  /** What the user runs next to activate (or deactivate) it. */
+  hint: string
+}
+
+function xmlEscape(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+}
+
+function systemdQuote(value: string): string {
+  return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`
+}
+
+export function serviceFile(ctx: CliContext, platform: NodeJS.Platform): ServiceFile {
+  const command = [process.execPath, binPath, 'serve', '--state-dir', ctx.stateDir]
+  if (ctx.configFile !== undefined) command.push('--config', ctx.configFile)
+  if (platform === 'linux') {
+    const configHome = ctx.env.XDG_CONFIG_HOME || join(ctx.homeDir, '.config')
+    return {
+      path: join(configHome, 'systemd', 'user', 'ferry.service'),
+      contents: [
+        '[Unit]',
+        'Description=Ferry MCP daemon',
+        '',
+        '[Service]',
+        `ExecStart=${command.map(systemdQuote).join(' ')}`,
+        `WorkingDirectory=${ctx.homeDir}`,
+        'Restart=on-failure',
+        'KillMode=mixed',
+        '',
+        '[Install]',
+        'WantedBy=default.target',
+        '',
+      ].join('\n'),
+      hint: 'systemctl --user daemon-reload && systemctl --user enable --now ferry.service',
+    }
+  }
+  if (platform === 'darwin') {
+    const args = command.map((part) => `    <string>${xmlEscape(part)}</string>`).join('\n')
+    return {
+      path: join(ctx.homeDir, 'Library', 'LaunchAgents', `${LAUNCHD_LABEL}.plist`),
+      contents: `<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+<plist version="1.0">
+<dict>
+  <key>Label</key>
+  <string>${LAUNCHD_LABEL}</string>
+  <key>ProgramArguments</key>
+  <array>
+${args}
+  </array>
+  <key>WorkingDirectory</key>
+  <string>${xmlEscape(ctx.homeDir)}</string>
+  <key>RunAtLoad</key>
+  <true/>
+  <key>KeepAlive</key>
+  <dict>
+    <key>SuccessfulExit</key>
+    <false/>
+  </dict>
+</dict>
+</plist>
+`,
+      hint: `launchctl load -w ~/Library/LaunchAgents/${LAUNCHD_LABEL}.plist`,
+    }
+  }
+  throw new FerryError(
+    ErrorCode.BadRequest,
+    `ferry service supports Linux (systemd) and macOS (launchd), not ${platform}`,
+  )
+}
+
+export async function installService(ctx: CliContext, platform = process.platform): Promise<number> {
+  const file = serviceFile(ctx, platform)
+  await mkdir(dirname(file.path), { recursive: true })
+  await writeFile(file.path, file.contents, { mode: 0o644 })
+  ctx.out(`Wrote ${file.path}`)
+  ctx.out(`Activate it with: ${file.hint}`)
+  return 0
+}
+
+export async function uninstallService(ctx: CliContext, platform = process.platform): Promise<number> {
+  const file = serviceFile(ctx, platform)
+  await rm(file.path, { force: true })
+  ctx.out(`Removed ${file.path}`)
+  ctx.out(
+    platform === 'linux'
+      ? 'If it was running: systemctl --user disable --now ferry.service'
+      : `If it was loaded: launchctl unload ~/Library/LaunchAgents/${LAUNCHD_LABEL}.plist`,
+  )
+  return 0
+}

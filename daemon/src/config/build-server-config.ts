@@ -1,0 +1,165 @@
+// Turns one type-checked `mcpServers` entry into a ServerConfig: picks the transport, applies
+// defaults and clamps, expands `$VAR`s, checks URLs, and resolves a relative `cwd`.
+
+import { dirname, resolve } from 'node:path'
+import {
+  DEFAULT_REMOTE_DISCOVERY_MS,
+  DEFAULT_STDIO_DISCOVERY_MS,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  MAX_DISCOVERY_MS,
+  MIN_DISCOVERY_MS,
+} from './defaults.js'
+import { expandVars } from './expand-vars.js'
+import { formatPath, type PathSegment } from './format-path.js'
+import type { RawServer } from './server-schema.js'
+import type { ServerConfig, TransportKind } from './types.js'
+
+export interface BuildContext {
+  name: string
+  /** The settings file that defined the entry; a relative `cwd` resolves against its directory. */
+  file: string
+  env: Record<string, string | undefined>
+}
+
+export type BuildResult =
+  | { ok: true; config: ServerConfig; warnings: string[] }
+  | { ok: false; transport: TransportKind | null; errors: string[] }
+
+const TYPE_TO_TRANSPORT = {
+  stdio: 'stdio',
+  http: 'streamable-http',
+  'streamable-http': 'streamable-http',
+  sse: 'sse',
+} as const satisfies Record<NonNullable<RawServer['type']>, TransportKind>
+
+export function buildServerConfig(raw: RawServer, context: BuildContext): BuildResult {
+  const at = (...segments: PathSegment[]): string =>
+    formatPath(['mcpServers', context.name, ...segments])
+  const picked = pickTransport(raw, at)
+  if (!picked.ok) return { ok: false, transport: null, errors: [picked.error] }
+  const transport = picked.transport
+  const versionNegotiation = raw.versionNegotiation ?? 'legacy'
+  if (transport !== 'stdio' && versionNegotiation === 'auto') {
+    const error =
+      `${at('versionNegotiation')}: "auto" is only supported for stdio servers; ` +
+      'remote servers use "legacy"'
+    return { ok: false, transport, errors: [error] }
+  }
+
+  const warnings = inapplicableFields(raw, transport).map(
+    (key) =>
+      `${at(key)}: only applies to ${transport === 'stdio' ? 'remote' : 'stdio'} servers, ignored`,
+  )
+  const errors: string[] = []
+  const expand = (value: string, path: string): string => {
+    const result = expandVars(value, context.env)
+    if (result.ok) return result.value
+    errors.push(`${path}: environment variable ${result.variable} is not set`)
+    return ''
+  }
+  const expandMap = (map: Record<string, string> | undefined, field: string) =>
+    Object.fromEntries(
+      Object.entries(map ?? {}).map(([key, value]) => [key, expand(value, at(field, key))]),
+    )
+
+  const base = {
+    name: context.name,
+    timeout: raw.timeout ?? DEFAULT_TOOL_TIMEOUT_MS,
+    discoveryTimeoutMs: discoveryTimeout(raw.discoveryTimeoutMs, transport, at, warnings),
+    versionNegotiation,
+    trust: raw.trust ?? false,
+    includeTools: raw.includeTools,
+    excludeTools: raw.excludeTools,
+  }
+
+  let config: ServerConfig
+  if (transport === 'stdio') {
+    const command = expand(raw.command ?? '', at('command'))
+    const args = (raw.args ?? []).map((arg, index) => expand(arg, at('args', index)))
+    const env = expandMap(raw.env, 'env')
+    const cwd = raw.cwd === undefined ? undefined : expand(raw.cwd, at('cwd'))
+    if (errors.length === 0 && command === '')
+      errors.push(`${at('command')}: expands to an empty string`)
+    const resolvedCwd = cwd === undefined ? undefined : resolve(dirname(context.file), cwd)
+    config = { ...base, transport, command, args, env, cwd: resolvedCwd }
+  } else {
+    const field = raw.httpUrl !== undefined ? 'httpUrl' : 'url'
+    const url = expand(raw.httpUrl ?? raw.url ?? '', at(field))
+    const headers = expandMap(raw.headers, 'headers')
+    // The value is left out of the message: after expansion it may hold a token.
+    if (errors.length === 0 && !isHttpUrl(url)) errors.push(`${at(field)}: expected an http(s) URL`)
+    config = { ...base, transport, url, headers }
+  }
+  if (errors.length > 0) return { ok: false, transport, errors }
+  return { ok: true, config, warnings }
+}
+
+type Picked = { ok: true; transport: TransportKind } | { ok: false; error: string }
+
+function pickTransport(raw: RawServer, at: (...segments: PathSegment[]) => string): Picked {
+  const sources = (['command', 'url', 'httpUrl'] as const).filter((key) => raw[key] !== undefined)
+  const [source, ...others] = sources
+  if (source === undefined) {
+    return { ok: false, error: `${at()}: needs "command" (stdio) or "url" / "httpUrl" (remote)` }
+  }
+  if (others.length > 0) {
+    const both = sources.map((key) => `"${key}"`).join(' and ')
+    return { ok: false, error: `${at()}: has both ${both}; set only one of them` }
+  }
+  const fromType = raw.type === undefined ? undefined : TYPE_TO_TRANSPORT[raw.type]
+  if (raw.transport !== undefined && fromType !== undefined && raw.transport !== fromType) {
+    const error = `${at('transport')}: "${raw.transport}" conflicts with type "${raw.type}"`
+    return { ok: false, error }
+  }
+  const requested = raw.transport ?? fromType
+  const field = raw.transport !== undefined ? 'transport' : 'type'
+  const value = raw.transport ?? raw.type
+  if (source === 'command') {
+    if (requested === undefined || requested === 'stdio') return { ok: true, transport: 'stdio' }
+    return { ok: false, error: `${at(field)}: "${value}" needs "url" or "httpUrl", not "command"` }
+  }
+  if (requested === 'stdio') {
+    return { ok: false, error: `${at(field)}: "${value}" needs "command", not "${source}"` }
+  }
+  if (source === 'httpUrl') {
+    if (requested === undefined || requested === 'streamable-http') {
+      return { ok: true, transport: 'streamable-http' }
+    }
+    return {
+      ok: false,
+      error: `${at(field)}: "${value}" conflicts with "httpUrl" (Streamable HTTP)`,
+    }
+  }
+  return { ok: true, transport: requested ?? 'sse' }
+}
+
+function inapplicableFields(raw: RawServer, transport: TransportKind): string[] {
+  const fields = transport === 'stdio' ? (['headers'] as const) : (['args', 'env', 'cwd'] as const)
+  return fields.filter((key) => raw[key] !== undefined)
+}
+
+function discoveryTimeout(
+  value: number | undefined,
+  transport: TransportKind,
+  at: (...segments: PathSegment[]) => string,
+  warnings: string[],
+): number {
+  if (value === undefined) {
+    return transport === 'stdio' ? DEFAULT_STDIO_DISCOVERY_MS : DEFAULT_REMOTE_DISCOVERY_MS
+  }
+  const clamped = Math.min(MAX_DISCOVERY_MS, Math.max(MIN_DISCOVERY_MS, value))
+  if (clamped !== value) {
+    const limit = value < MIN_DISCOVERY_MS ? 'below the minimum' : 'above the maximum'
+    warnings.push(`${at('discoveryTimeoutMs')}: ${value} is ${limit} ${clamped}, using ${clamped}`)
+  }
+  return clamped
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const { protocol } = new URL(value)
+    return protocol === 'http:' || protocol === 'https:'
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,39 @@
+// The fallback when no settings file exists: one stdio server running Ferry's bundled demo server.
+
+import { fileURLToPath } from 'node:url'
+import { DEFAULT_STDIO_DISCOVERY_MS, DEFAULT_TOOL_TIMEOUT_MS } from './defaults.js'
+import { fingerprint } from './fingerprint.js'
+import type { Settings, StdioServerConfig } from './types.js'
+
+export function demoSettings(): Settings {
+  const config: StdioServerConfig = {
+    name: 'demo',
+    transport: 'stdio',
+    command: process.execPath,
+    args: [demoServerPath()],
+    env: {},
+    cwd: undefined,
+    timeout: DEFAULT_TOOL_TIMEOUT_MS,
+    discoveryTimeoutMs: DEFAULT_STDIO_DISCOVERY_MS,
+    versionNegotiation: 'legacy',
+    trust: false,
+    includeTools: undefined,
+    excludeTools: undefined,
+  }
+  return {
+    files: [],
+    servers: [{ name: 'demo', state: 'enabled', config, fingerprint: fingerprint(config) }],
+    warnings: [],
+    usingDemo: true,
+  }
+}
+
+/** Absolute path of the compiled demo server (`daemon/dist/demo/demo-server.js`). */
+export function demoServerPath(): string {
+  // Compiled, this module is daemon/dist/config/demo-settings.js. Run from source (vitest) it is
+  // daemon/src/config/demo-settings.ts, and the runnable demo is still the compiled one in dist.
+  const relative = import.meta.url.endsWith('.ts')
+    ? '../../dist/demo/demo-server.js'
+    : '../demo/demo-server.js'
+  return fileURLToPath(new URL(relative, import.meta.url))
+}

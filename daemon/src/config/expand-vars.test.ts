@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest'
+import { expandVars } from './expand-vars.js'
+
+const env = { HOME: '/home/me', EMPTY: '', TOKEN: 'abc' }
+
+describe('expandVars', () => {
+  it('expands bare and braced variables', () => {
+    expect(expandVars('$HOME/x ${TOKEN}-y', env)).toEqual({ ok: true, value: '/home/me/x abc-y' })
+  })
+
+  it('uses the default for an unset or empty variable', () => {
+    expect(expandVars('${NOPE:-def} ${EMPTY:-e} ${TOKEN:-t}', env)).toEqual({
+      ok: true,
+      value: 'def e abc',
+    })
+  })
+
+  it('turns $$ into a literal dollar and does not expand after it', () => {
+    expect(expandVars('$$TOKEN costs $$5', env)).toEqual({ ok: true, value: '$TOKEN costs $5' })
+  })
+
+  it('reports the first unset variable by name', () => {
+    expect(expandVars('a ${MISSING} $ALSO', env)).toEqual({ ok: false, variable: 'MISSING' })
+    expect(expandVars('$ALSO', env)).toEqual({ ok: false, variable: 'ALSO' })
+  })
+
+  it('accepts a variable that is set but empty', () => {
+    expect(expandVars('[$EMPTY]', env)).toEqual({ ok: true, value: '[]' })
+  })
+
+  it('leaves a dollar that starts no variable reference as written', () => {
+    expect(expandVars('cost $5, ${not valid}, ${open, end$', env)).toEqual({
+      ok: true,
+      value: 'cost $5, ${not valid}, ${open, end$',
+    })
+  })
+
+  it('never resolves names from the object prototype', () => {
+    expect(expandVars('$constructor', {})).toEqual({ ok: false, variable: 'constructor' })
+  })
+})

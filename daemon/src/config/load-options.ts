@@ -1,0 +1,11 @@
+// The inputs the settings loader needs from its caller, so it never reads process state itself.
+
+export interface LoadOptions {
+  /** Directory whose `.ferry/settings.json` is the workspace file; relative paths resolve here. */
+  cwd: string
+  /** `--config FILE`; replaces the user and workspace files. Falls back to `env.FERRY_CONFIG`. */
+  configFile?: string | undefined
+  /** The daemon's environment: `XDG_CONFIG_HOME`, `FERRY_CONFIG` and `$VAR` expansion. */
+  env: Record<string, string | undefined>
+  homeDir: string
+}

@@ -1,0 +1,55 @@
+// Loads Ferry's settings: reads the user and workspace files (or one explicit file), merges them,
+// and resolves every server to enabled, disabled or invalid. Falls back to the demo server.
+
+import { demoSettings } from './demo-settings.js'
+import type { LoadOptions } from './load-options.js'
+import { readSettingsFile, type SettingsFile } from './read-settings-file.js'
+import { resolveServer } from './resolve-server.js'
+import { settingsPaths } from './settings-paths.js'
+import type { ServerEntry, Settings } from './types.js'
+
+export async function loadSettings(options: LoadOptions): Promise<Settings> {
+  const paths = settingsPaths(options)
+  let files: SettingsFile[]
+  if (paths.explicit !== undefined) {
+    const file = await readSettingsFile(paths.explicit, true)
+    files = file === undefined ? [] : [file]
+  } else {
+    const candidates = paths.user === paths.workspace ? [paths.user] : [paths.user, paths.workspace]
+    const read = await Promise.all(candidates.map((path) => readSettingsFile(path, false)))
+    files = read.filter((file): file is SettingsFile => file !== undefined)
+  }
+  if (files.length === 0) return demoSettings()
+
+  // Later files win: a workspace entry replaces the user's entry of the same name as a whole, and a
+  // workspace `mcp.allowed` / `mcp.excluded` replaces the user's list when present.
+  const entries = new Map<string, { raw: unknown; file: string }>()
+  let allowed: string[] | undefined
+  let excluded: string[] | undefined
+  const warnings: string[] = []
+  for (const file of files) {
+    for (const [name, raw] of file.servers) entries.set(name, { raw, file: file.path })
+    allowed = file.allowed ?? allowed
+    excluded = file.excluded ?? excluded
+    warnings.push(...file.warnings)
+  }
+
+  const servers: ServerEntry[] = []
+  for (const [name, { raw, file }] of entries) {
+    const resolved = resolveServer({
+      name,
+      raw,
+      file,
+      env: options.env,
+      policy: { allowed, excluded },
+    })
+    servers.push(resolved.entry)
+    warnings.push(...resolved.warnings)
+  }
+  return {
+    files: files.map((file) => file.path),
+    servers,
+    warnings: [...new Set(warnings)],
+    usingDemo: false,
+  }
+}

@@ -1,0 +1,38 @@
+// The zod schemas for one `mcpServers` entry and for the global `mcp` block, as written in a file
+// (before transport resolution, defaults and `$VAR` expansion).
+
+import { z } from 'zod'
+
+const stringArray = z.array(z.string())
+const stringMap = z.record(z.string(), z.string())
+
+export const serverSchema = z.object({
+  command: z.string().min(1, { error: 'expected a non-empty string' }).optional(),
+  args: stringArray.optional(),
+  env: stringMap.optional(),
+  cwd: z.string().optional(),
+  url: z.string().optional(),
+  httpUrl: z.string().optional(),
+  transport: z.enum(['sse', 'streamable-http']).optional(),
+  /** Cursor / Claude Code spelling of the transport choice. */
+  type: z.enum(['stdio', 'http', 'streamable-http', 'sse']).optional(),
+  headers: stringMap.optional(),
+  timeout: z.int().positive({ error: 'expected a positive integer' }).optional(),
+  discoveryTimeoutMs: z.int().optional(),
+  versionNegotiation: z.enum(['legacy', 'auto']).optional(),
+  trust: z.boolean().optional(),
+  disabled: z.boolean().optional(),
+  includeTools: stringArray.optional(),
+  excludeTools: stringArray.optional(),
+})
+
+export type RawServer = z.infer<typeof serverSchema>
+
+export const serverKeys: ReadonlySet<string> = new Set(Object.keys(serverSchema.shape))
+
+export const mcpSchema = z.object({
+  allowed: stringArray.optional(),
+  excluded: stringArray.optional(),
+})
+
+export const mcpKeys: ReadonlySet<string> = new Set(Object.keys(mcpSchema.shape))

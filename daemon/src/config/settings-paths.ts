@@ -1,0 +1,28 @@
+// Where the settings files live: user (XDG config home), workspace (`<cwd>/.ferry`), or one explicit
+// file from `--config` / `FERRY_CONFIG` that replaces both.
+
+import { isAbsolute, join, resolve } from 'node:path'
+import type { LoadOptions } from './load-options.js'
+
+export interface SettingsPaths {
+  user: string
+  workspace: string
+  explicit: string | undefined
+}
+
+export function settingsPaths(options: LoadOptions): SettingsPaths {
+  const xdg = options.env.XDG_CONFIG_HOME
+  // The XDG spec says a relative XDG_CONFIG_HOME is invalid and must be ignored.
+  const configHome =
+    xdg !== undefined && xdg !== '' && isAbsolute(xdg) ? xdg : join(options.homeDir, '.config')
+  const explicit = nonEmpty(options.configFile) ?? nonEmpty(options.env.FERRY_CONFIG)
+  return {
+    user: join(configHome, 'ferry', 'settings.json'),
+    workspace: resolve(options.cwd, '.ferry', 'settings.json'),
+    explicit: explicit === undefined ? undefined : resolve(options.cwd, explicit),
+  }
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value
+}

@@ -1,0 +1,54 @@
+// The validated, expanded shape of Ferry's settings: what the rest of the daemon consumes.
+
+export type TransportKind = 'stdio' | 'streamable-http' | 'sse'
+export type VersionNegotiation = 'legacy' | 'auto'
+
+interface BaseServerConfig {
+  name: string
+  /** Tool-call timeout in ms (reset by progress). */
+  timeout: number
+  /** Connect + discovery budget in ms, already clamped to [100, 300000]. */
+  discoveryTimeoutMs: number
+  versionNegotiation: VersionNegotiation
+  trust: boolean
+  includeTools: string[] | undefined
+  excludeTools: string[] | undefined
+}
+
+export interface StdioServerConfig extends BaseServerConfig {
+  transport: 'stdio'
+  command: string
+  args: string[]
+  env: Record<string, string>
+  cwd: string | undefined
+}
+
+export interface RemoteServerConfig extends BaseServerConfig {
+  transport: 'streamable-http' | 'sse'
+  url: string
+  headers: Record<string, string>
+}
+
+export type ServerConfig = StdioServerConfig | RemoteServerConfig
+
+/** One entry of `mcpServers` after validation and the global allow/exclude lists. */
+export type ServerEntry =
+  | {
+      name: string
+      state: 'enabled'
+      config: ServerConfig
+      /** Hash of the fields that shape the connection (not timeout, trust or tool filters). */
+      fingerprint: string
+    }
+  | { name: string; state: 'disabled'; transport: TransportKind | null; reason: string }
+  | { name: string; state: 'invalid'; transport: TransportKind | null; error: string }
+
+export interface Settings {
+  /** Files that were read, in precedence order (later wins). Empty when the demo default applies. */
+  files: string[]
+  servers: ServerEntry[]
+  /** Non-fatal findings (unknown keys, clamped values), each naming its path. */
+  warnings: string[]
+  /** True when no settings file existed and the bundled demo server was configured. */
+  usingDemo: boolean
+}

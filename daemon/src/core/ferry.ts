@@ -1,0 +1,131 @@
+// The daemon's state in one place: settings → pool of connections → tool registry. Every client
+// surface (REST today, WebSocket and gateway later) goes through these methods.
+
+import type { CallToolResult } from '@modelcontextprotocol/client'
+import { loadSettings, type LoadOptions } from '../config/index.js'
+import type { Settings } from '../config/types.js'
+import { ErrorCode, FerryError } from '../errors.js'
+import type { Log } from '../log.js'
+import type { CallOptions, Connection } from '../mcp/connection.js'
+import { Pool } from '../mcp/pool.js'
+import { PriorStore } from '../mcp/prior-store.js'
+import type { ReloadResponse, ServerInfo, ToolInfo } from '../protocol/index.js'
+import { buildRegistry, toToolInfo, type RegistryEntry } from '../tools/registry.js'
+
+export interface FerryOptions {
+  load: LoadOptions
+  stateDir: string
+  version: string
+  log: Log
+}
+
+export class Ferry {
+  settings: Settings
+  private readonly pool: Pool
+  private registryCache: RegistryEntry[] | undefined
+
+  private constructor(
+    private readonly options: FerryOptions,
+    settings: Settings,
+  ) {
+    this.settings = settings
+    this.pool = new Pool({
+      workspace: options.load.cwd,
+      clientInfo: { name: 'ferry', version: options.version },
+      priors: new PriorStore(`${options.stateDir}/discovery`),
+      log: options.log,
+      onChange: () => {
+        this.registryCache = undefined
+      },
+    })
+  }
+
+  /** Loads settings (throwing on a file that cannot be parsed) and starts connecting. */
+  static async create(options: FerryOptions): Promise<Ferry> {
+    const settings = await loadSettings(options.load)
+    for (const warning of settings.warnings) options.log({ kind: 'settings.warning', warning })
+    return new Ferry(options, settings)
+  }
+
+  /** Connects every enabled server; resolves when each first attempt has settled. */
+  connectAll(): Promise<unknown> {
+    return this.pool.apply(this.settings)
+  }
+
+  async reload(): Promise<ReloadResponse> {
+    const settings = await loadSettings(this.options.load)
+    this.settings = settings
+    const result = await this.pool.apply(settings)
+    this.options.log({ kind: 'settings.reloaded', ...result })
+    return { ...result, warnings: settings.warnings }
+  }
+
+  servers(): ServerInfo[] {
+    const counts = new Map<string, number>()
+    for (const entry of this.registry()) counts.set(entry.server, (counts.get(entry.server) ?? 0) + 1)
+    return this.pool.servers((connection) => counts.get(connection.name) ?? 0)
+  }
+
+  registry(): RegistryEntry[] {
+    this.registryCache ??= buildRegistry(
+      this.pool
+        .all()
+        .filter((connection) => connection.status === 'ready')
+        .map((connection) => ({ config: connection.config, tools: connection.discovered.tools })),
+    )
+    return this.registryCache
+  }
+
+  tools(server?: string): ToolInfo[] {
+    if (server !== undefined) this.connection(server)
+    return this.registry()
+      .filter((entry) => server === undefined || entry.server === server)
+      .map(toToolInfo)
+  }
+
+  /** Lists again through each ready client, so the SDK's response cache decides what reaches the wire. */
+  async refreshTools(server?: string): Promise<void> {
+    const targets = server === undefined ? this.pool.all() : [this.connection(server)]
+    await Promise.all(
+      targets
+        .filter((connection) => connection.status === 'ready')
+        .map((connection) => connection.refreshTools('use')),
+    )
+  }
+
+  async call(
+    qualifiedName: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<CallToolResult> {
+    const entry = this.registry().find((candidate) => candidate.name === qualifiedName)
+    if (entry === undefined) {
+      throw new FerryError(
+        ErrorCode.ToolNotFound,
+        `no tool named "${qualifiedName}"; run \`ferry tools\` to see the qualified names`,
+      )
+    }
+    return this.connection(entry.server).callTool(entry.tool, args, options)
+  }
+
+  async reconnect(server: string): Promise<void> {
+    await this.connection(server).reconnect()
+  }
+
+  logs(server: string): string[] {
+    return this.connection(server).stderr.tail()
+  }
+
+  close(): Promise<void> {
+    return this.pool.closeAll()
+  }
+
+  private connection(name: string): Connection {
+    const connection = this.pool.get(name)
+    if (connection !== undefined) return connection
+    const entry = this.settings.servers.find((candidate) => candidate.name === name)
+    if (entry === undefined) throw new FerryError(ErrorCode.NotFound, `no server named "${name}"`)
+    const why = entry.state === 'invalid' ? entry.error : entry.state === 'disabled' ? entry.reason : ''
+    throw new FerryError(ErrorCode.ServerNotReady, `server "${name}" is ${entry.state}: ${why}`)
+  }
+}

@@ -1,0 +1,156 @@
+// Starts and stops the daemon: private state directory, single-instance lock, settings, the
+// loopback HTTP server with its token, the runtime file, then the server connections.
+
+import { serve } from '@hono/node-server'
+import { randomBytes } from 'node:crypto'
+import type { AddressInfo } from 'node:net'
+import type { Server } from 'node:http'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Ferry } from '../core/ferry.js'
+import { ErrorCode, FerryError } from '../errors.js'
+import { createApp } from '../http/app.js'
+import { loadStaticFiles } from '../http/static-files.js'
+import { createFileLog, type Log } from '../log.js'
+import { version } from '../version.js'
+import { acquireLock } from './lock.js'
+import { removeRuntimeFile, writeRuntimeFile, type RuntimeInfo } from './runtime-file.js'
+import { ensurePrivateDir } from './state-dir.js'
+
+export const LOOPBACK_HOSTS = ['127.0.0.1', '::1'] as const
+const SHUTDOWN_DEADLINE_MS = 8000
+
+export interface DaemonOptions {
+  stateDir: string
+  cwd: string
+  configFile: string | undefined
+  env: Record<string, string | undefined>
+  homeDir: string
+  port: number
+  host: string
+  /** Binding anything but loopback exposes every configured server; it needs this explicit opt-in. */
+  dangerouslyAllowNonLoopback: boolean
+  webshellDir?: string
+}
+
+export interface DaemonHandle {
+  info: RuntimeInfo
+  ferry: Ferry
+  log: Log
+  stop(reason: string): Promise<void>
+  stopped: Promise<void>
+}
+
+const defaultWebshellDir = fileURLToPath(new URL('../../../webshell/public', import.meta.url))
+
+function hostLiteral(host: string): string {
+  return host.includes(':') ? `[${host}]` : host
+}
+
+export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
+  if (!options.dangerouslyAllowNonLoopback && !(LOOPBACK_HOSTS as readonly string[]).includes(options.host)) {
+    throw new FerryError(
+      ErrorCode.BadRequest,
+      `refusing to bind ${options.host}: Ferry listens on 127.0.0.1 or ::1 only (--dangerously-allow-non-loopback overrides)`,
+    )
+  }
+  await ensurePrivateDir(options.stateDir)
+  const releaseLock = await acquireLock(options.stateDir)
+  const log = createFileLog(join(options.stateDir, 'daemon.log'))
+  let ferry: Ferry
+  try {
+    ferry = await Ferry.create({
+      load: {
+        cwd: options.cwd,
+        configFile: options.configFile,
+        env: options.env,
+        homeDir: options.homeDir,
+      },
+      stateDir: options.stateDir,
+      version,
+      log,
+    })
+  } catch (error) {
+    await releaseLock()
+    throw error
+  }
+
+  const token = randomBytes(32).toString('base64url')
+  const staticFiles = await loadStaticFiles(options.webshellDir ?? defaultWebshellDir)
+  let hosts = new Set<string>()
+  let origins = new Set<string>()
+  const startedAt = new Date().toISOString()
+  let info: RuntimeInfo | undefined
+  let stopping: Promise<void> | undefined
+  let resolveStopped: () => void = () => {}
+  const stopped = new Promise<void>((resolve) => (resolveStopped = resolve))
+
+  const stop = (reason: string): Promise<void> => {
+    stopping ??= (async () => {
+      log({ kind: 'daemon.stopping', reason })
+      server.close()
+      server.closeAllConnections()
+      await Promise.race([
+        ferry.close(),
+        new Promise((resolve) => setTimeout(resolve, SHUTDOWN_DEADLINE_MS).unref()),
+      ])
+      await removeRuntimeFile(options.stateDir, process.pid)
+      await releaseLock()
+      log({ kind: 'daemon.stopped' })
+      resolveStopped()
+    })()
+    return stopping
+  }
+
+  const app = createApp({
+    ferry,
+    token,
+    log,
+    hosts: () => hosts,
+    origins: () => origins,
+    staticFiles,
+    status: () => ({
+      pid: process.pid,
+      version,
+      url: info?.url ?? '',
+      stateDir: options.stateDir,
+      startedAt,
+    }),
+    shutdown: () => void stop('shutdown requested through the API'),
+  })
+
+  let server: Server
+  try {
+    server = await new Promise<Server>((resolve, reject) => {
+      const created = serve(
+        { fetch: app.fetch, port: options.port, hostname: options.host },
+        () => resolve(created as Server),
+      ) as Server
+      created.once('error', reject)
+    })
+  } catch (error) {
+    await releaseLock()
+    throw new FerryError(
+      ErrorCode.Internal,
+      `cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`,
+      { cause: error },
+    )
+  }
+  const port = (server.address() as AddressInfo).port
+  const authority = `${hostLiteral(options.host)}:${port}`
+  hosts = new Set([authority])
+  origins = new Set([`http://${authority}`])
+  info = {
+    pid: process.pid,
+    port,
+    host: options.host,
+    url: `http://${authority}/`,
+    version,
+    token,
+    startedAt,
+  }
+  await writeRuntimeFile(options.stateDir, info)
+  log({ kind: 'daemon.started', pid: process.pid, port, settings: ferry.settings.files })
+  void ferry.connectAll()
+  return { info, ferry, log, stop, stopped }
+}

@@ -1,0 +1,58 @@
+// The daemon's hono app: guards on every route, security headers, the static WebShell before
+// auth (it holds no data), and the token-protected API.
+
+import { Hono } from 'hono'
+import { ErrorCode, FerryError } from '../errors.js'
+import type { Log } from '../log.js'
+import { apiRoutes, type ApiDeps } from './api-routes.js'
+import { respondWithError } from './error-response.js'
+import { bearerAuth, hostGuard, limitBody, originGuard } from './guards.js'
+import type { StaticFile } from './static-files.js'
+
+export interface AppDeps extends ApiDeps {
+  token: string
+  log: Log
+  /** Exact Host header values the WebShell and API answer to, e.g. `127.0.0.1:4123`. */
+  hosts: () => ReadonlySet<string>
+  /** Exact origins of the WebShell, e.g. `http://127.0.0.1:4123`. */
+  origins: () => ReadonlySet<string>
+  staticFiles: ReadonlyMap<string, StaticFile>
+}
+
+const WEBSHELL_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "frame-src 'self' http://localhost:*",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ')
+
+export function createApp(deps: AppDeps): Hono {
+  const app = new Hono()
+  app.onError((error, c) => respondWithError(c, error, deps.log))
+  app.notFound((c) => respondWithError(c, new FerryError(ErrorCode.NotFound, 'not found'), deps.log))
+
+  app.use('*', hostGuard(deps.hosts), originGuard(deps.origins))
+  app.use('*', async (c, next) => {
+    await next()
+    c.header('X-Content-Type-Options', 'nosniff')
+    c.header('Referrer-Policy', 'strict-origin')
+    c.header('Cache-Control', 'no-store')
+  })
+
+  app.get('*', async (c, next) => {
+    const file = deps.staticFiles.get(c.req.path)
+    if (file === undefined) return next()
+    c.header('Content-Security-Policy', WEBSHELL_CSP)
+    return c.body(file.body as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': file.contentType })
+  })
+
+  app.use('/api/*', bearerAuth(deps.token), limitBody)
+  app.route('/api', apiRoutes(deps))
+  return app
+}

@@ -1,0 +1,30 @@
+// How a connection spends its discovery budget: whether to probe with `server/discover`, for how
+// long, and what is left for the `initialize` fallback. Pure, so the arithmetic is tested alone.
+
+import type { ServerConfig } from '../config/types.js'
+
+/** The probe never waits longer than this, whatever the budget. */
+export const PROBE_CAP_MS = 5000
+/**
+ * The shortest probe worth sending. The probe timer includes the disposable sibling's start-up
+ * (launcher + server runtime); below this a healthy modern server is misjudged as legacy.
+ * Chosen from `pnpm bench` measurements; see docs/architecture.md.
+ */
+export const PROBE_FLOOR_MS = 1000
+
+export type ConnectPlan =
+  | { kind: 'legacy'; deadlineMs: number; reason: 'configured' | 'remote' | 'budget' }
+  | { kind: 'auto'; deadlineMs: number; probeTimeoutMs: number }
+
+export function planConnect(config: ServerConfig): ConnectPlan {
+  const deadlineMs = config.discoveryTimeoutMs
+  if (config.transport !== 'stdio') return { kind: 'legacy', deadlineMs, reason: 'remote' }
+  if (config.versionNegotiation === 'legacy') {
+    return { kind: 'legacy', deadlineMs, reason: 'configured' }
+  }
+  // Half the budget at most goes to the probe: the other half covers the session process's spawn
+  // and `initialize` if the probe says legacy.
+  const probeTimeoutMs = Math.min(PROBE_CAP_MS, Math.floor(deadlineMs / 2))
+  if (probeTimeoutMs < PROBE_FLOOR_MS) return { kind: 'legacy', deadlineMs, reason: 'budget' }
+  return { kind: 'auto', deadlineMs, probeTimeoutMs }
+}

@@ -1,0 +1,294 @@
+// One live connection to one configured MCP server: negotiation within the discovery budget,
+// discovery, tool calls, crash detection and reconnects with backoff.
+
+import { Client, SdkError, SdkErrorCode, type Transport } from '@modelcontextprotocol/client'
+import type { CallToolResult, DiscoverResult, Progress } from '@modelcontextprotocol/client'
+import type { ServerConfig } from '../config/types.js'
+import { ErrorCode, FerryError, errorMessage } from '../errors.js'
+import type { Log } from '../log.js'
+import type { ProtocolEra, ServerStatus } from '../protocol/index.js'
+import { planConnect, type ConnectPlan } from './connect-plan.js'
+import { describeConnectFailure } from './connect-errors.js'
+import { discoverAll, listTools, type CacheMode, type Discovered } from './discovery.js'
+import { describeExit, type LauncherFact } from './launcher-facts.js'
+import type { PriorStore } from './prior-store.js'
+import { StderrRing } from './stderr-ring.js'
+import { createTransport } from './transports.js'
+
+export const BACKOFF_START_MS = 500
+export const BACKOFF_CAP_MS = 30_000
+/** The per-call timeout resets on progress; this multiple of it still bounds the whole call. */
+export const MAX_TOTAL_TIMEOUT_FACTOR = 10
+
+export interface ConnectionDeps {
+  clientInfo: { name: string; version: string }
+  priors: PriorStore
+  log: Log
+  onChange: () => void
+}
+
+export interface CallOptions {
+  signal?: AbortSignal | undefined
+  timeoutMs?: number | undefined
+  onProgress?: ((progress: Progress) => void) | undefined
+}
+
+const noDiscovery: Discovered = { tools: [], prompts: [], resources: [] }
+
+export class Connection {
+  status: ServerStatus = 'connecting'
+  era: ProtocolEra | null = null
+  protocolVersion: string | null = null
+  error: string | null = null
+  restartCount = 0
+  discovered: Discovered = noDiscovery
+  readonly stderr: StderrRing
+
+  private client: Client | undefined
+  /** The client of an attempt still in progress, so `close()` can abort it. */
+  private pending: Client | undefined
+  private generation = 0
+  private closed = false
+  private everReady = false
+  private backoffMs = BACKOFF_START_MS
+  private retryTimer: NodeJS.Timeout | undefined
+  private processEnd: string | undefined
+
+  constructor(
+    /** Replaced on reload when only fields outside the fingerprint changed. */
+    public config: ServerConfig,
+    readonly fingerprint: string,
+    private readonly deps: ConnectionDeps,
+  ) {
+    this.stderr = new StderrRing(500, 4000, (fact) => this.onLauncherFact(fact))
+  }
+
+  get name(): string {
+    return this.config.name
+  }
+
+  /** Starts connecting; progress shows in `status`. Resolves when this first attempt settles. */
+  start(): Promise<void> {
+    return this.connect()
+  }
+
+  /** Drops the current connection (if any) and connects again now. */
+  async reconnect(): Promise<void> {
+    clearTimeout(this.retryTimer)
+    await this.dropClient()
+    this.backoffMs = BACKOFF_START_MS
+    await this.connect()
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    clearTimeout(this.retryTimer)
+    await Promise.all([this.dropClient(), this.pending?.close().catch(() => {})])
+  }
+
+  async refreshTools(mode: CacheMode): Promise<void> {
+    const client = this.readyClient()
+    this.discovered = { ...this.discovered, tools: await listTools(client, mode) }
+    this.deps.onChange()
+  }
+
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    options: CallOptions = {},
+  ): Promise<CallToolResult> {
+    const client = this.readyClient()
+    const timeout = options.timeoutMs ?? this.config.timeout
+    const started = Date.now()
+    try {
+      return (await client.callTool(
+        { name: tool, arguments: args },
+        {
+          signal: options.signal,
+          timeout,
+          resetTimeoutOnProgress: true,
+          maxTotalTimeout: timeout * MAX_TOTAL_TIMEOUT_FACTOR,
+          onprogress: (progress) => options.onProgress?.(progress),
+        },
+      )) as CallToolResult
+    } catch (error) {
+      throw await this.callFailure(error, tool, options.signal, timeout, started)
+    }
+  }
+
+  private readyClient(): Client {
+    if (this.status !== 'ready' || this.client === undefined) {
+      const why = this.error === null ? '' : `: ${this.error}`
+      throw new FerryError(ErrorCode.ServerNotReady, `server "${this.name}" is ${this.status}${why}`)
+    }
+    return this.client
+  }
+
+  private async callFailure(
+    error: unknown,
+    tool: string,
+    signal: AbortSignal | undefined,
+    timeout: number,
+    started: number,
+  ): Promise<FerryError> {
+    if (signal?.aborted) {
+      return new FerryError(ErrorCode.ToolCancelled, `call to ${tool} was cancelled`, {
+        cause: error,
+      })
+    }
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+      const elapsed = Date.now() - started
+      const message =
+        elapsed >= timeout * MAX_TOTAL_TIMEOUT_FACTOR
+          ? `${tool} on "${this.name}" ran past its total limit of ${timeout * MAX_TOTAL_TIMEOUT_FACTOR} ms`
+          : `${tool} on "${this.name}" timed out after ${timeout} ms without progress`
+      return new FerryError(ErrorCode.ToolTimeout, message, { cause: error })
+    }
+    if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
+      await new Promise((resolve) => setImmediate(resolve))
+      const end = this.processEnd ?? 'closed the connection'
+      return new FerryError(
+        ErrorCode.ServerCrashed,
+        `server "${this.name}" ${end} during the call to ${tool}`,
+        { cause: error },
+      )
+    }
+    if (error instanceof FerryError) return error
+    return new FerryError(ErrorCode.UpstreamError, `server "${this.name}": ${errorMessage(error)}`, {
+      cause: error,
+    })
+  }
+
+  private onLauncherFact(fact: LauncherFact): void {
+    if ('exit' in fact) this.processEnd = describeExit(fact.exit)
+    else if ('error' in fact) this.stderr.note(`ferry: ${fact.error}`)
+  }
+
+  private setStatus(status: ServerStatus, error: string | null = null): void {
+    this.status = status
+    this.error = error
+    this.deps.log({ kind: 'server.status', server: this.name, status, error })
+    this.deps.onChange()
+  }
+
+  private async connect(): Promise<void> {
+    if (this.closed) return
+    this.setStatus('connecting')
+    const plan = planConnect(this.config)
+    const prior = plan.kind === 'auto' ? await this.deps.priors.get(this.fingerprint) : undefined
+    try {
+      try {
+        await this.attempt(plan, prior)
+      } catch (error) {
+        if (prior === undefined || this.closed) throw error
+        // A remembered verdict that no longer holds: forget it and probe afresh.
+        this.deps.log({ kind: 'server.prior_rejected', server: this.name })
+        await this.deps.priors.forget(this.fingerprint)
+        await this.attempt(plan, undefined)
+      }
+      this.backoffMs = BACKOFF_START_MS
+      this.everReady = true
+      this.setStatus('ready')
+    } catch (error) {
+      if (this.closed) return
+      this.setStatus('failed', error instanceof FerryError ? error.message : errorMessage(error))
+      if (this.everReady) this.scheduleRetry()
+    }
+  }
+
+  private async attempt(plan: ConnectPlan, prior: DiscoverResult | undefined): Promise<void> {
+    const generation = ++this.generation
+    this.processEnd = undefined
+    const client = new Client(this.deps.clientInfo, {
+      capabilities: {},
+      versionNegotiation:
+        plan.kind === 'auto'
+          ? { mode: 'auto', probe: { timeoutMs: plan.probeTimeoutMs, maxRetries: 0 } }
+          : { mode: 'legacy' },
+      listChanged: {
+        tools: { autoRefresh: false, onChanged: () => this.onToolsChanged(generation) },
+      },
+    })
+    const transport: Transport = createTransport(this.config, {
+      onStderr: (chunk) => this.stderr.push(chunk),
+      negotiatedVersion: () => client.getNegotiatedProtocolVersion(),
+    })
+    this.pending = client
+    let timedOut = false
+    const deadline = setTimeout(() => {
+      timedOut = true
+      void transport.close()
+    }, plan.deadlineMs)
+    try {
+      await client.connect(transport, {
+        timeout: plan.deadlineMs,
+        ...(prior === undefined ? {} : { prior: { kind: 'modern', discover: prior } }),
+      })
+      const discovered = await discoverAll(client, 'use')
+      if (timedOut) throw new Error('deadline passed')
+      clearTimeout(deadline)
+      this.pending = undefined
+      if (this.closed) throw new Error('connection closed while connecting')
+      this.client = client
+      this.discovered = discovered
+      this.era = client.getProtocolEra() ?? null
+      this.protocolVersion = client.getNegotiatedProtocolVersion() ?? null
+      client.onclose = () => void this.onClosed(generation)
+      const discover = client.getDiscoverResult()
+      if (plan.kind === 'auto' && this.era === 'modern' && discover !== undefined) {
+        await this.deps.priors.set(this.fingerprint, discover)
+      }
+    } catch (error) {
+      clearTimeout(deadline)
+      this.pending = undefined
+      await client.close().catch(() => {})
+      await new Promise((resolve) => setImmediate(resolve))
+      const lastStderr = this.stderr.tail(1)[0]
+      throw new FerryError(
+        ErrorCode.UpstreamError,
+        describeConnectFailure(error, {
+          config: this.config,
+          timedOut,
+          processEnd: this.processEnd,
+          lastStderr,
+        }),
+        { cause: error },
+      )
+    }
+  }
+
+  private async onClosed(generation: number): Promise<void> {
+    if (generation !== this.generation || this.closed) return
+    this.client = undefined
+    await new Promise((resolve) => setImmediate(resolve))
+    const end = this.processEnd ?? 'closed the connection'
+    this.stderr.note(`ferry: server ${end}`)
+    this.setStatus('failed', `server ${end}`)
+    this.scheduleRetry()
+  }
+
+  private scheduleRetry(): void {
+    if (this.closed) return
+    const delay = this.backoffMs
+    this.backoffMs = Math.min(this.backoffMs * 2, BACKOFF_CAP_MS)
+    this.deps.log({ kind: 'server.retry', server: this.name, delayMs: delay })
+    this.retryTimer = setTimeout(() => {
+      this.restartCount++
+      void this.connect()
+    }, delay)
+  }
+
+  private onToolsChanged(generation: number): void {
+    if (generation !== this.generation || this.status !== 'ready') return
+    this.refreshTools('use').catch((error: unknown) =>
+      this.deps.log({ kind: 'server.list_failed', server: this.name, error: errorMessage(error) }),
+    )
+  }
+
+  private async dropClient(): Promise<void> {
+    const client = this.client
+    this.client = undefined
+    this.generation++
+    if (client !== undefined) await client.close().catch(() => {})
+  }
+}

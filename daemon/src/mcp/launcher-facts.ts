@@ -1,0 +1,27 @@
+// What the process-group launcher reports on stderr, and where its compiled entry lives.
+
+import { fileURLToPath } from 'node:url'
+
+/** Lines on stderr that start with this mark carry launcher facts, not server output. */
+export const LAUNCHER_MARK = '\u001eferry-launcher '
+
+export const launcherPath = fileURLToPath(new URL('./launcher.js', import.meta.url))
+
+export type LauncherFact =
+  | { pid: number }
+  | { exit: { code: number | null; signal: string | null } }
+  | { error: string }
+
+export function parseLauncherFact(line: string): LauncherFact | null {
+  if (!line.startsWith(LAUNCHER_MARK)) return null
+  try {
+    const fact: unknown = JSON.parse(line.slice(LAUNCHER_MARK.length))
+    return typeof fact === 'object' && fact !== null ? (fact as LauncherFact) : null
+  } catch {
+    return null
+  }
+}
+
+export function describeExit(exit: { code: number | null; signal: string | null }): string {
+  return exit.signal !== null ? `killed by ${exit.signal}` : `exited with code ${exit.code}`
+}

@@ -1,0 +1,136 @@
+// The set of live connections, keyed by (workspace, server name, config fingerprint). Applying
+// new settings reconnects what changed and leaves everything else, caches included, alone.
+
+import type { ServerEntry, Settings } from '../config/types.js'
+import type { Log } from '../log.js'
+import type { ServerInfo } from '../protocol/index.js'
+import { Connection, type ConnectionDeps } from './connection.js'
+import type { PriorStore } from './prior-store.js'
+
+export interface PoolDeps {
+  workspace: string
+  clientInfo: { name: string; version: string }
+  priors: PriorStore
+  log: Log
+  /** Called whenever any server's status or lists change. */
+  onChange: () => void
+}
+
+export interface ApplyResult {
+  added: string[]
+  reconnected: string[]
+  unchanged: string[]
+  removed: string[]
+}
+
+type Placeholder = Extract<ServerEntry, { state: 'disabled' | 'invalid' }>
+
+function poolKey(workspace: string, name: string, fingerprint: string): string {
+  return JSON.stringify([workspace, name, fingerprint])
+}
+
+export class Pool {
+  private readonly connections = new Map<string, Connection>()
+  private entries: ServerEntry[] = []
+
+  constructor(private readonly deps: PoolDeps) {}
+
+  /** Reconciles with `settings`; resolves once every new connection's first attempt settled. */
+  async apply(settings: Settings): Promise<ApplyResult> {
+    const result: ApplyResult = { added: [], reconnected: [], unchanged: [], removed: [] }
+    const previousNames = new Set(this.entries.map((entry) => entry.name))
+    const wanted = new Map<string, Extract<ServerEntry, { state: 'enabled' }>>()
+    for (const entry of settings.servers) {
+      if (entry.state === 'enabled') {
+        wanted.set(poolKey(this.deps.workspace, entry.name, entry.fingerprint), entry)
+      }
+    }
+    const closing: Promise<void>[] = []
+    for (const [key, connection] of this.connections) {
+      if (wanted.has(key)) continue
+      this.connections.delete(key)
+      closing.push(connection.close())
+    }
+    const starting: Promise<void>[] = []
+    for (const [key, entry] of wanted) {
+      const existing = this.connections.get(key)
+      if (existing !== undefined) {
+        existing.config = entry.config
+        result.unchanged.push(entry.name)
+        continue
+      }
+      const connection = new Connection(entry.config, entry.fingerprint, this.connectionDeps())
+      this.connections.set(key, connection)
+      ;(previousNames.has(entry.name) ? result.reconnected : result.added).push(entry.name)
+      starting.push(connection.start())
+    }
+    const names = new Set(settings.servers.map((entry) => entry.name))
+    result.removed = [...previousNames].filter((name) => !names.has(name))
+    this.entries = settings.servers
+    this.deps.onChange()
+    await Promise.all([...closing, ...starting])
+    return result
+  }
+
+  get(name: string): Connection | undefined {
+    for (const connection of this.connections.values()) {
+      if (connection.name === name) return connection
+    }
+    return undefined
+  }
+
+  /** Ready and not-ready connections, in settings order. */
+  all(): Connection[] {
+    return this.entries.flatMap((entry) => {
+      const connection = entry.state === 'enabled' ? this.get(entry.name) : undefined
+      return connection === undefined ? [] : [connection]
+    })
+  }
+
+  servers(toolCount: (connection: Connection) => number): ServerInfo[] {
+    return this.entries.map((entry) => {
+      const connection = entry.state === 'enabled' ? this.get(entry.name) : undefined
+      if (connection === undefined) return placeholderInfo(entry as Placeholder)
+      return {
+        name: connection.name,
+        transport: connection.config.transport,
+        status: connection.status,
+        era: connection.era,
+        protocolVersion: connection.protocolVersion,
+        negotiation: connection.config.versionNegotiation,
+        toolCount: connection.status === 'ready' ? toolCount(connection) : 0,
+        error: connection.error,
+        restartCount: connection.restartCount,
+      }
+    })
+  }
+
+  async closeAll(): Promise<void> {
+    const all = [...this.connections.values()]
+    this.connections.clear()
+    await Promise.all(all.map((connection) => connection.close()))
+  }
+
+  private connectionDeps(): ConnectionDeps {
+    return {
+      clientInfo: this.deps.clientInfo,
+      priors: this.deps.priors,
+      log: this.deps.log,
+      onChange: this.deps.onChange,
+    }
+  }
+}
+
+function placeholderInfo(entry: Placeholder): ServerInfo {
+  return {
+    name: entry.name,
+    transport: entry.transport,
+    status: entry.state,
+    era: null,
+    protocolVersion: null,
+    negotiation: 'legacy',
+    toolCount: 0,
+    error: entry.state === 'invalid' ? entry.error : entry.reason,
+    restartCount: 0,
+  }
+}

@@ -1,0 +1,41 @@
+// A bounded ring of a server's stderr lines, fed by chunks; launcher facts are split off.
+
+import { parseLauncherFact, type LauncherFact } from './launcher-facts.js'
+
+export class StderrRing {
+  private readonly lines: string[] = []
+  private partial = ''
+
+  constructor(
+    private readonly maxLines = 500,
+    private readonly maxLineLength = 4000,
+    private readonly onFact: (fact: LauncherFact) => void = () => {},
+  ) {}
+
+  push(chunk: Buffer | string): void {
+    const text = this.partial + chunk.toString()
+    const parts = text.split('\n')
+    this.partial = (parts.pop() ?? '').slice(0, this.maxLineLength)
+    for (const line of parts) this.add(line)
+  }
+
+  note(line: string): void {
+    this.add(line)
+  }
+
+  tail(count = this.maxLines): string[] {
+    const all = this.partial === '' ? this.lines : [...this.lines, this.partial]
+    return all.slice(-count)
+  }
+
+  private add(raw: string): void {
+    const line = raw.replace(/\r$/, '')
+    const fact = parseLauncherFact(line)
+    if (fact !== null) {
+      this.onFact(fact)
+      return
+    }
+    this.lines.push(line.length > this.maxLineLength ? `${line.slice(0, this.maxLineLength)}…` : line)
+    if (this.lines.length > this.maxLines) this.lines.splice(0, this.lines.length - this.maxLines)
+  }
+}

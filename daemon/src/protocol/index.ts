@@ -1,0 +1,86 @@
+// Wire types shared by the daemon, the CLI, the terminal client and the WebShell.
+// Browser-safe: this module imports nothing from node: and nothing with side effects.
+
+export type ServerStatus = 'connecting' | 'ready' | 'failed' | 'invalid' | 'disabled'
+export type ProtocolEra = 'legacy' | 'modern'
+export type TransportKind = 'stdio' | 'streamable-http' | 'sse'
+
+/** One row of `GET /api/servers` and `ferry servers --json`. */
+export interface ServerInfo {
+  name: string
+  transport: TransportKind | null
+  status: ServerStatus
+  era: ProtocolEra | null
+  protocolVersion: string | null
+  negotiation: 'legacy' | 'auto'
+  toolCount: number
+  error: string | null
+  restartCount: number
+}
+
+export interface ToolAnnotations {
+  readOnlyHint?: boolean
+  destructiveHint?: boolean
+  idempotentHint?: boolean
+  openWorldHint?: boolean
+  title?: string
+}
+
+/** One row of `GET /api/tools` and `ferry tools --json`. */
+export interface ToolInfo {
+  /** Qualified name `mcp_{server}_{tool}`: unique, `[A-Za-z0-9_-]`, at most 64 characters. */
+  name: string
+  server: string
+  /** The tool's name as the server declared it. */
+  tool: string
+  title: string | null
+  description: string | null
+  inputSchema: Record<string, unknown>
+  annotations: ToolAnnotations
+  uiResourceUri: string | null
+}
+
+/** Body of `POST /api/call`. */
+export interface CallRequest {
+  tool: string
+  arguments?: Record<string, unknown>
+  /** Per-call timeout in ms (reset by progress); defaults to the server's `timeout`. */
+  timeoutMs?: number
+}
+
+/** The model-visible result, exactly as the server returned it. */
+export type CallToolResult = Record<string, unknown> & { isError?: boolean }
+
+export interface CallResponse {
+  result: CallToolResult
+}
+
+export interface StatusResponse {
+  pid: number
+  version: string
+  url: string
+  stateDir: string
+  startedAt: string
+  settingsFiles: string[]
+  usingDemo: boolean
+  warnings: string[]
+  servers: { total: number; ready: number }
+}
+
+export interface ReloadResponse {
+  reconnected: string[]
+  unchanged: string[]
+  removed: string[]
+  added: string[]
+  warnings: string[]
+}
+
+export interface LogsResponse {
+  server: string
+  lines: string[]
+}
+
+/** Every error body the API returns. */
+export interface ErrorBody {
+  error: { code: string; message: string }
+}
