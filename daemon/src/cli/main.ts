@@ -5,9 +5,12 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { FerryError } from '../errors.js'
 import { version } from '../version.js'
 import { cliContext, type CliContext, type GlobalOptions } from './context.js'
-import { serve, start, status, stop, type ServeOptions } from './daemon-commands.js'
-import { call, logs, reload, servers, tools } from './server-commands.js'
-import { installService, uninstallService } from './service.js'
+import type { ServeOptions } from './daemon-commands.js'
+
+// Commands load their modules on demand: `ferry call` should not pay for the daemon's imports.
+const daemonCommands = () => import('./daemon-commands.js')
+const serverCommands = () => import('./server-commands.js')
+const serviceCommands = () => import('./service.js')
 
 export const EXIT_OK = 0
 export const EXIT_TOOL_ERROR = 1
@@ -38,29 +41,29 @@ export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) =
     .option('--config <file>', 'settings file to use instead of the user and workspace files (or $FERRY_CONFIG)')
 
   serveOptions(program.command('serve').description('run the daemon in the foreground')).action(
-    (options: ServeOptions) => run((c) => serve(c, options)),
+    (options: ServeOptions) => run(async (c) => (await daemonCommands()).serve(c, options)),
   )
   serveOptions(program.command('start').description('start the daemon in the background and print the WebShell URL')).action(
-    (options: ServeOptions) => run((c) => start(c, options)),
+    (options: ServeOptions) => run(async (c) => (await daemonCommands()).start(c, options)),
   )
-  program.command('stop').description('stop the running daemon').action(() => run(stop))
+  program.command('stop').description('stop the running daemon').action(() => run(async (c) => (await daemonCommands()).stop(c)))
   program
     .command('status')
     .description('show whether the daemon runs, where, and how many servers are ready')
     .option('--json', 'print JSON')
-    .action((options: { json?: boolean }) => run((c) => status(c, options.json === true)))
+    .action((options: { json?: boolean }) => run(async (c) => (await daemonCommands()).status(c, options.json === true)))
   program
     .command('servers')
     .description('list configured servers and their status')
     .option('--json', 'print JSON')
-    .action((options: { json?: boolean }) => run((c) => servers(c, options.json === true)))
+    .action((options: { json?: boolean }) => run(async (c) => (await serverCommands()).servers(c, options.json === true)))
   program
     .command('tools')
     .description('list the tools of ready servers under their qualified names')
     .option('--server <name>', 'only this server')
     .option('--refresh', 'list again through each client (cached lists may still apply)')
     .option('--json', 'print JSON')
-    .action((options: { server?: string; refresh?: boolean; json?: boolean }) => run((c) => tools(c, options)))
+    .action((options: { server?: string; refresh?: boolean; json?: boolean }) => run(async (c) => (await serverCommands()).tools(c, options)))
   program
     .command('call')
     .description('call a tool and print its result')
@@ -69,17 +72,17 @@ export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) =
     .option('--json', 'print the CallToolResult exactly as the server returned it')
     .option('--timeout <ms>', 'timeout in ms, reset by progress', integer('--timeout', 1))
     .action((tool: string, rawArgs: string | undefined, options: { json?: boolean; timeout?: number }) =>
-      run((c) => call(c, tool, rawArgs, options)),
+      run(async (c) => (await serverCommands()).call(c, tool, rawArgs, options)),
     )
-  program.command('reload').description('re-read settings; changed servers reconnect').action(() => run(reload))
+  program.command('reload').description('re-read settings; changed servers reconnect').action(() => run(async (c) => (await serverCommands()).reload(c)))
   program
     .command('logs')
     .description("print a server's recent stderr")
     .argument('<server>', 'server name')
-    .action((server: string) => run((c) => logs(c, server)))
+    .action((server: string) => run(async (c) => (await serverCommands()).logs(c, server)))
   const service = program.command('service').description('run Ferry as a login service')
-  service.command('install').description('write a systemd user unit or launchd agent').action(() => run(installService))
-  service.command('uninstall').description('remove the unit or agent').action(() => run(uninstallService))
+  service.command('install').description('write a systemd user unit or launchd agent').action(() => run(async (c) => (await serviceCommands()).installService(c)))
+  service.command('uninstall').description('remove the unit or agent').action(() => run(async (c) => (await serviceCommands()).uninstallService(c)))
   return program
 }
 

@@ -2,36 +2,19 @@
 // shape the response; they hold no state of their own.
 
 import { Hono } from 'hono'
-import { z } from 'zod'
 import type { Ferry } from '../core/ferry.js'
-import { ErrorCode, FerryError } from '../errors.js'
 import type {
-  CallResponse,
   LogsResponse,
   StatusResponse,
   ServerInfo,
   ToolInfo,
 } from '../protocol/index.js'
-import { jsonBody } from './guards.js'
-
-const callBody = z.object({
-  tool: z.string().min(1),
-  arguments: z.record(z.string(), z.unknown()).optional(),
-  timeoutMs: z.number().int().positive().optional(),
-})
+import { callRoutes } from './call-routes.js'
 
 export interface ApiDeps {
   ferry: Ferry
   status: () => Omit<StatusResponse, 'servers' | 'settingsFiles' | 'usingDemo' | 'warnings'>
   shutdown: () => void
-}
-
-function parseWith<T>(schema: z.ZodType<T>, value: unknown): T {
-  const parsed = schema.safeParse(value)
-  if (parsed.success) return parsed.data
-  const issue = parsed.error.issues[0]
-  const where = issue?.path.length ? `${issue.path.join('.')}: ` : ''
-  throw new FerryError(ErrorCode.BadRequest, `${where}${issue?.message ?? 'invalid body'}`)
 }
 
 export function apiRoutes(deps: ApiDeps): Hono {
@@ -68,15 +51,7 @@ export function apiRoutes(deps: ApiDeps): Hono {
     return c.json<ToolInfo[]>(ferry.tools(server))
   })
 
-  api.post('/call', async (c) => {
-    const body = parseWith(callBody, await jsonBody(c))
-    // A client that goes away cancels its call on the server.
-    const result = await ferry.call(body.tool, body.arguments ?? {}, {
-      signal: c.req.raw.signal,
-      timeoutMs: body.timeoutMs,
-    })
-    return c.json<CallResponse>({ result })
-  })
+  api.route('/', callRoutes(ferry))
 
   api.post('/reload', async (c) => c.json(await ferry.reload()))
 

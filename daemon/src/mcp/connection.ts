@@ -53,6 +53,8 @@ export class Connection {
   private backoffMs = BACKOFF_START_MS
   private retryTimer: NodeJS.Timeout | undefined
   private processEnd: string | undefined
+  /** The stdio server's process group (its launcher made it the group leader). */
+  private processGroup: number | undefined
 
   constructor(
     /** Replaced on reload when only fields outside the fingerprint changed. */
@@ -84,6 +86,12 @@ export class Connection {
     this.closed = true
     clearTimeout(this.retryTimer)
     await Promise.all([this.dropClient(), this.pending?.close().catch(() => {})])
+    // The launcher normally takes the group down; if it was itself killed first, do it here.
+    if (this.processGroup !== undefined) {
+      try {
+        process.kill(-this.processGroup, 'SIGKILL')
+      } catch {}
+    }
   }
 
   async refreshTools(mode: CacheMode): Promise<void> {
@@ -160,7 +168,12 @@ export class Connection {
   }
 
   private onLauncherFact(fact: LauncherFact): void {
-    if ('exit' in fact) this.processEnd = describeExit(fact.exit)
+    if ('pid' in fact) this.processGroup = fact.pid
+    else if ('exit' in fact) {
+      // The launcher has already taken the group down; never signal a pgid that may be reused.
+      this.processGroup = undefined
+      this.processEnd = describeExit(fact.exit)
+    }
     else if ('error' in fact) this.stderr.note(`ferry: ${fact.error}`)
   }
 

@@ -46,12 +46,28 @@ export interface CallRequest {
   arguments?: Record<string, unknown>
   /** Per-call timeout in ms (reset by progress); defaults to the server's `timeout`. */
   timeoutMs?: number
+  /** Caller-chosen id (`[A-Za-z0-9_-]{1,64}`) for `POST /api/calls/{id}/cancel`; generated if absent. */
+  id?: string
 }
+
+export interface CallProgress {
+  progress: number
+  total?: number
+  message?: string
+}
+
+/** One line of the `application/x-ndjson` answer to `POST /api/call`; the last is result or error. */
+export type CallStreamLine =
+  | { call: { id: string } }
+  | { progress: CallProgress }
+  | { result: CallToolResult }
+  | ErrorBody
 
 /** The model-visible result, exactly as the server returned it. */
 export type CallToolResult = Record<string, unknown> & { isError?: boolean }
 
 export interface CallResponse {
+  id: string
   result: CallToolResult
 }
 

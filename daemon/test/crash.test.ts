@@ -1,0 +1,110 @@
+import { readFile } from 'node:fs/promises'
+import { afterEach, describe, expect, it } from 'vitest'
+import { cleanup, fixture, isAlive, readJsonLines, startDaemon, tempDir, waitFor } from './harness.js'
+
+afterEach(cleanup)
+
+async function pidsIn(file: string): Promise<number[]> {
+  const text = await readFile(file, 'utf8').catch(() => '')
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => (line.startsWith('{') ? (JSON.parse(line) as { pid: number }).pid : Number(line)))
+}
+
+describe('server crashes and shutdown', () => {
+  it('fails the pending call within 1 s naming the server and exit code, reconnects, and leaves other servers alone', async () => {
+    const daemon = await startDaemon({
+      mcpServers: { fragile: fixture(['--era', 'legacy']), steady: fixture(['--era', 'legacy']) },
+    })
+    await daemon.waitForStatus('fragile', 'ready')
+    await daemon.waitForStatus('steady', 'ready')
+
+    const slowOnSteady = daemon.cli(['call', 'mcp_steady_slow', '{"steps":10,"delayMs":100}'])
+    const started = Date.now()
+    const response = await daemon.api('/call', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tool: 'mcp_fragile_crash', arguments: { code: 7 } }),
+    })
+    const elapsed = Date.now() - started
+    const body = (await response.json()) as { error: { code: string; message: string } }
+    expect(response.status).toBe(502)
+    expect(body.error.code).toBe('server_crashed')
+    expect(body.error.message).toContain('"fragile"')
+    expect(body.error.message).toContain('exited with code 7')
+    // The crash tool exits 50 ms after the call arrives.
+    expect(elapsed).toBeLessThan(1000)
+
+    const failed = (await daemon.servers()).find((s) => s.name === 'fragile')
+    expect(['failed', 'connecting', 'ready']).toContain(failed?.status)
+    const back = await daemon.waitForStatus('fragile', 'ready', 10_000)
+    expect(back.restartCount).toBe(1)
+    expect(await slowOnSteady).toMatchObject({ code: 0, stdout: 'done\n' })
+    expect((await daemon.cli(['call', 'mcp_fragile_echo', '{"text":"revived"}'])).stdout).toBe(
+      'revived\n',
+    )
+  })
+
+  it('leaves no server, grandchild or launcher process behind on shutdown, even when the server ignores SIGTERM', async () => {
+    const dir = await tempDir()
+    const daemon = await startDaemon({
+      mcpServers: {
+        parent: fixture([
+          '--spawn-log',
+          `${dir}/spawns`,
+          '--grandchild-pidfile',
+          `${dir}/grandchildren`,
+        ]),
+        stubborn: fixture([
+          '--spawn-log',
+          `${dir}/stubborn`,
+          '--ignore-sigterm',
+          '--linger',
+          '--grandchild-pidfile',
+          `${dir}/grandchildren`,
+        ]),
+      },
+    })
+    await daemon.waitForStatus('parent', 'ready')
+    await daemon.waitForStatus('stubborn', 'ready')
+    const pids = [
+      ...(await pidsIn(`${dir}/spawns`)),
+      ...(await pidsIn(`${dir}/stubborn`)),
+      ...(await pidsIn(`${dir}/grandchildren`)),
+    ]
+    expect(pids).toHaveLength(4)
+    for (const pid of pids) expect(isAlive(pid)).toBe(true)
+
+    const stopping = Date.now()
+    await daemon.stop()
+    expect(daemon.process.exitCode).toBe(0)
+    expect(Date.now() - stopping).toBeLessThan(9000)
+    for (const pid of pids) expect(isAlive(pid), `pid ${pid}`).toBe(false)
+  })
+
+  it('takes the whole process group down when the daemon itself is killed with SIGKILL', async () => {
+    const dir = await tempDir()
+    const daemon = await startDaemon({
+      mcpServers: {
+        orphan: fixture(['--spawn-log', `${dir}/spawns`, '--grandchild-pidfile', `${dir}/grand`]),
+      },
+    })
+    await daemon.waitForStatus('orphan', 'ready')
+    const pids = [...(await pidsIn(`${dir}/spawns`)), ...(await pidsIn(`${dir}/grand`))]
+    expect(pids).toHaveLength(2)
+    daemon.process.kill('SIGKILL')
+    await waitFor(() => pids.every((pid) => !isAlive(pid)), 5000, 'the orphaned group to exit')
+  })
+
+  it('reports a server that exits at start as failed with its exit code and keeps its stderr', async () => {
+    const daemon = await startDaemon({ mcpServers: { broken: fixture(['--exit-at-start', '3']) } })
+    const server = await daemon.waitForStatus('broken', 'failed')
+    expect(server.error).toContain('exited with code 3')
+    const logs = await daemon.cli(['logs', 'broken'])
+    expect(logs.stdout).toContain('exiting at start with code 3')
+    expect(await readJsonLines(`${daemon.stateDir}/daemon.log`)).toContainEqual(
+      expect.objectContaining({ kind: 'server.status', server: 'broken', status: 'failed' }),
+    )
+  })
+})

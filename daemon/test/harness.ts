@@ -1,0 +1,176 @@
+// Test harness: real daemons (`ferry serve` as a child process) on private state directories,
+// the real CLI, and the compiled fixture servers. Every process started here is stopped by
+// `cleanup()`.
+
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { readRuntimeFile, type RuntimeInfo } from '../src/daemon/runtime-file.js'
+import type { ServerInfo } from '../src/protocol/index.js'
+
+import { stdioServerPath } from '../../e2e/fixtures/paths.js'
+
+export { httpServerPath, rawLegacyServerPath, stdioServerPath } from '../../e2e/fixtures/paths.js'
+
+export const ferryBin = fileURLToPath(new URL('../bin/ferry.js', import.meta.url))
+
+export interface CliResult {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+export interface TestDaemon {
+  stateDir: string
+  configPath: string
+  info: RuntimeInfo
+  process: ChildProcess
+  cli(args: string[], options?: { env?: Record<string, string> }): Promise<CliResult>
+  api(path: string, init?: RequestInit): Promise<Response>
+  servers(): Promise<ServerInfo[]>
+  waitForStatus(name: string, status: ServerInfo['status'], timeoutMs?: number): Promise<ServerInfo>
+  writeSettings(settings: unknown): Promise<void>
+  stop(): Promise<void>
+}
+
+const cleanups: Array<() => Promise<void>> = []
+
+export async function cleanup(): Promise<void> {
+  await Promise.all(cleanups.splice(0).map((fn) => fn().catch(() => {})))
+}
+
+export async function tempDir(prefix = 'ferry-test-'): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix))
+}
+
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 15_000,
+  what = 'condition',
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  let last: unknown
+  while (Date.now() < deadline) {
+    try {
+      const value = await probe()
+      if (value !== undefined && value !== false) return value
+    } catch (error) {
+      last = error
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`)
+}
+
+export function runCli(
+  args: string[],
+  options: { env?: Record<string, string | undefined>; cwd?: string } = {},
+): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [ferryBin, ...args],
+      { env: { ...process.env, ...options.env }, cwd: options.cwd, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 99
+        resolve({ code, stdout, stderr })
+      },
+    )
+  })
+}
+
+/** A stdio server entry running the fixture with `flags`. */
+export function fixture(flags: string[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { command: process.execPath, args: [stdioServerPath, ...flags], ...extra }
+}
+
+export async function countLines(file: string): Promise<number> {
+  const text = await readFile(file, 'utf8').catch(() => '')
+  return text.split('\n').filter((line) => line.trim() !== '').length
+}
+
+export async function readJsonLines<T = Record<string, unknown>>(file: string): Promise<T[]> {
+  const text = await readFile(file, 'utf8').catch(() => '')
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as T)
+}
+
+export async function startDaemon(
+  settings: unknown,
+  options: { env?: Record<string, string>; stateDir?: string } = {},
+): Promise<TestDaemon> {
+  const stateDir = options.stateDir ?? (await tempDir('ferry-state-'))
+  const configPath = join(await tempDir('ferry-config-'), 'settings.json')
+  await writeFile(configPath, JSON.stringify(settings, null, 2))
+  const env = { ...process.env, ...options.env }
+  const child = spawn(
+    process.execPath,
+    [ferryBin, 'serve', '--state-dir', stateDir, '--config', configPath, '--port', '0'],
+    { env, stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  let output = ''
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    child.kill('SIGTERM')
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 12_000))])
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  }
+  cleanups.push(stop)
+  const info = await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`daemon exited: ${output}`)
+      const runtime = await readRuntimeFile(stateDir)
+      return runtime?.pid === child.pid ? runtime : undefined
+    },
+    15_000,
+    'the daemon to start',
+  ).catch((error: unknown) => {
+    throw new Error(`${String(error)}\n${output}`)
+  })
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(new URL(`api${path}`, info.url), {
+      ...init,
+      headers: { authorization: `Bearer ${info.token}`, ...(init.headers ?? {}) },
+    })
+  const servers = async () => (await (await api('/servers')).json()) as ServerInfo[]
+  return {
+    stateDir,
+    configPath,
+    info,
+    process: child,
+    cli: (args, cliOptions = {}) => runCli(['--state-dir', stateDir, ...args], cliOptions),
+    api,
+    servers,
+    waitForStatus: (name, status, timeoutMs = 15_000) =>
+      waitFor(
+        async () => (await servers()).find((s) => s.name === name && s.status === status),
+        timeoutMs,
+        `server ${name} to be ${status}`,
+      ),
+    writeSettings: (next) => writeFile(configPath, JSON.stringify(next, null, 2)),
+    stop,
+  }
+}
+
+/** True while `pid` runs; a zombie (exited, not yet reaped by init) counts as gone. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    return false
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+  } catch {
+    return process.platform !== 'linux'
+  }
+}

@@ -1,0 +1,117 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import {
+  cleanup,
+  countLines,
+  fixture,
+  rawLegacyServerPath,
+  readJsonLines,
+  startDaemon,
+  tempDir,
+} from './harness.js'
+
+afterEach(cleanup)
+
+const MODERN_ENVELOPE_KEY = 'io.modelcontextprotocol/protocolVersion'
+
+describe('version negotiation', () => {
+  it('connects a modern-only server configured "auto" through server/discover and sends the modern envelope', async () => {
+    const dir = await tempDir()
+    const record = `${dir}/record.jsonl`
+    const daemon = await startDaemon({
+      mcpServers: {
+        modern: fixture(['--era', 'modern', '--record', record], { versionNegotiation: 'auto' }),
+      },
+    })
+    const server = await daemon.waitForStatus('modern', 'ready')
+    expect(server).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28', negotiation: 'auto' })
+
+    const tools = await daemon.cli(['tools', '--json'])
+    expect(tools.code).toBe(0)
+    expect(JSON.parse(tools.stdout).map((t: { name: string }) => t.name)).toContain('mcp_modern_echo')
+    const call = await daemon.cli(['call', 'mcp_modern_echo', '{"text":"over 2026"}'])
+    expect(call).toMatchObject({ code: 0, stdout: 'over 2026\n' })
+
+    const lines = await readJsonLines<{ method: string; envelope: Record<string, unknown> | null }>(
+      record,
+    )
+    const callLine = lines.find((line) => line.method === 'tools/call')
+    expect(callLine?.envelope?.[MODERN_ENVELOPE_KEY]).toBe('2026-07-28')
+    expect(callLine?.envelope?.['io.modelcontextprotocol/clientInfo']).toMatchObject({ name: 'ferry' })
+    for (const line of lines) expect(line.envelope?.[MODERN_ENVELOPE_KEY]).toBe('2026-07-28')
+  })
+
+  it('marks a modern-only server configured "legacy" failed with advice to set versionNegotiation auto', async () => {
+    const daemon = await startDaemon({ mcpServers: { modern: fixture(['--era', 'modern']) } })
+    const server = await daemon.waitForStatus('modern', 'failed')
+    expect(server.error).toContain('"versionNegotiation": "auto"')
+    const listed = await daemon.cli(['servers'])
+    expect(listed.stdout).toMatch(/modern\s+failed/)
+  })
+
+  it('falls back to initialize for a legacy-only server configured "auto"', async () => {
+    const dir = await tempDir()
+    const daemon = await startDaemon({
+      mcpServers: {
+        old: fixture(['--era', 'legacy', '--spawn-log', `${dir}/spawns`], { versionNegotiation: 'auto' }),
+      },
+    })
+    expect(await daemon.waitForStatus('old', 'ready')).toMatchObject({
+      era: 'legacy',
+      protocolVersion: '2025-11-25',
+    })
+    expect(await countLines(`${dir}/spawns`)).toBe(2)
+    expect((await daemon.cli(['call', 'mcp_old_echo', '{"text":"still here"}'])).stdout).toBe(
+      'still here\n',
+    )
+  })
+
+  it('falls back within its budget when a server never answers unknown methods', async () => {
+    const daemon = await startDaemon({
+      mcpServers: {
+        silent: {
+          command: process.execPath,
+          args: [rawLegacyServerPath, '--silent-unknown'],
+          versionNegotiation: 'auto',
+          discoveryTimeoutMs: 4000,
+        },
+      },
+    })
+    const started = Date.now()
+    const server = await daemon.waitForStatus('silent', 'ready', 10_000)
+    expect(server.era).toBe('legacy')
+    // Probe of at most half the budget, then the legacy connect: all inside 4 s.
+    expect(Date.now() - started).toBeLessThan(4000)
+  })
+
+  it('skips the probe when the budget cannot cover it, proved by a single spawn', async () => {
+    const dir = await tempDir()
+    const daemon = await startDaemon({
+      mcpServers: {
+        tight: fixture(['--era', 'dual', '--spawn-log', `${dir}/spawns`], {
+          versionNegotiation: 'auto',
+          discoveryTimeoutMs: 1500,
+        }),
+      },
+    })
+    expect(await daemon.waitForStatus('tight', 'ready')).toMatchObject({ era: 'legacy' })
+    expect(await countLines(`${dir}/spawns`)).toBe(1)
+  })
+
+  it('reconnects a remembered auto server with one spawn', async () => {
+    const dir = await tempDir()
+    const settings = {
+      mcpServers: {
+        known: fixture(['--era', 'modern', '--spawn-log', `${dir}/spawns`], { versionNegotiation: 'auto' }),
+      },
+    }
+    const first = await startDaemon(settings)
+    await first.waitForStatus('known', 'ready')
+    expect(await countLines(`${dir}/spawns`)).toBe(2)
+    await first.stop()
+
+    const second = await startDaemon(settings, { stateDir: first.stateDir })
+    expect(await second.waitForStatus('known', 'ready')).toMatchObject({ era: 'modern' })
+    expect(await countLines(`${dir}/spawns`)).toBe(3)
+    expect((await second.cli(['call', 'mcp_known_echo', '{"text":"again"}'])).stdout).toBe('again\n')
+  })
+})
