@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CallStreamLine } from '../src/protocol/index.js'
-import { cleanup, fixture, readJsonLines, startDaemon, tempDir, waitFor, type TestDaemon } from './harness.js'
+import {
+  cleanup,
+  fixture,
+  readJsonLines,
+  startDaemon,
+  tempDir,
+  waitFor,
+  type TestDaemon,
+} from './harness.js'
 
 interface StreamedCall {
   lines: CallStreamLine[]
@@ -23,7 +31,8 @@ function streamCall(daemon: TestDaemon, body: Record<string, unknown>): Streamed
       buffered += decoder.decode(chunk, { stream: true })
       const parts = buffered.split('\n')
       buffered = parts.pop() ?? ''
-      for (const part of parts) if (part.trim() !== '') lines.push(JSON.parse(part) as CallStreamLine)
+      for (const part of parts)
+        if (part.trim() !== '') lines.push(JSON.parse(part) as CallStreamLine)
     }
   })()
   return { lines, done }
@@ -58,7 +67,9 @@ for (const era of ['legacy', 'modern'] as const) {
         1, 2, 3, 4,
       ])
       expect(progress[0]).toEqual({ progress: { progress: 1, total: 4, message: 'step 1/4' } })
-      expect(last(call.lines)).toMatchObject({ result: { content: [{ type: 'text', text: 'done' }] } })
+      expect(last(call.lines)).toMatchObject({
+        result: { content: [{ type: 'text', text: 'done' }] },
+      })
     })
 
     it('cancels a running call on the server and reports it as cancelled, not as a timeout', async () => {
@@ -105,7 +116,9 @@ for (const era of ['legacy', 'modern'] as const) {
         timeoutMs: 300,
       })
       await call.done
-      expect(last(call.lines)).toMatchObject({ result: { content: [{ type: 'text', text: 'done' }] } })
+      expect(last(call.lines)).toMatchObject({
+        result: { content: [{ type: 'text', text: 'done' }] },
+      })
     })
 
     it('still stops a call with steady progress at its maximum total time', async () => {

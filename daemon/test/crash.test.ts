@@ -1,6 +1,14 @@
 import { readFile } from 'node:fs/promises'
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, fixture, isAlive, readJsonLines, startDaemon, tempDir, waitFor } from './harness.js'
+import {
+  cleanup,
+  fixture,
+  isAlive,
+  readJsonLines,
+  startDaemon,
+  tempDir,
+  waitFor,
+} from './harness.js'
 
 afterEach(cleanup)
 
@@ -9,7 +17,9 @@ async function pidsIn(file: string): Promise<number[]> {
   return text
     .split('\n')
     .filter((line) => line.trim() !== '')
-    .map((line) => (line.startsWith('{') ? (JSON.parse(line) as { pid: number }).pid : Number(line)))
+    .map((line) =>
+      line.startsWith('{') ? (JSON.parse(line) as { pid: number }).pid : Number(line),
+    )
 }
 
 describe('server crashes and shutdown', () => {

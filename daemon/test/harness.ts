@@ -62,7 +62,9 @@ export async function waitFor<T>(
     }
     await new Promise((resolve) => setTimeout(resolve, 25))
   }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`)
+  throw new Error(
+    `timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`,
+  )
 }
 
 export function runCli(
@@ -83,7 +85,10 @@ export function runCli(
 }
 
 /** A stdio server entry running the fixture with `flags`. */
-export function fixture(flags: string[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function fixture(
+  flags: string[],
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return { command: process.execPath, args: [stdioServerPath, ...flags], ...extra }
 }
 

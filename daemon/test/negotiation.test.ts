@@ -23,11 +23,17 @@ describe('version negotiation', () => {
       },
     })
     const server = await daemon.waitForStatus('modern', 'ready')
-    expect(server).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28', negotiation: 'auto' })
+    expect(server).toMatchObject({
+      era: 'modern',
+      protocolVersion: '2026-07-28',
+      negotiation: 'auto',
+    })
 
     const tools = await daemon.cli(['tools', '--json'])
     expect(tools.code).toBe(0)
-    expect(JSON.parse(tools.stdout).map((t: { name: string }) => t.name)).toContain('mcp_modern_echo')
+    expect(JSON.parse(tools.stdout).map((t: { name: string }) => t.name)).toContain(
+      'mcp_modern_echo',
+    )
     const call = await daemon.cli(['call', 'mcp_modern_echo', '{"text":"over 2026"}'])
     expect(call).toMatchObject({ code: 0, stdout: 'over 2026\n' })
 
@@ -36,7 +42,9 @@ describe('version negotiation', () => {
     )
     const callLine = lines.find((line) => line.method === 'tools/call')
     expect(callLine?.envelope?.[MODERN_ENVELOPE_KEY]).toBe('2026-07-28')
-    expect(callLine?.envelope?.['io.modelcontextprotocol/clientInfo']).toMatchObject({ name: 'ferry' })
+    expect(callLine?.envelope?.['io.modelcontextprotocol/clientInfo']).toMatchObject({
+      name: 'ferry',
+    })
     for (const line of lines) expect(line.envelope?.[MODERN_ENVELOPE_KEY]).toBe('2026-07-28')
   })
 
@@ -52,7 +60,9 @@ describe('version negotiation', () => {
     const dir = await tempDir()
     const daemon = await startDaemon({
       mcpServers: {
-        old: fixture(['--era', 'legacy', '--spawn-log', `${dir}/spawns`], { versionNegotiation: 'auto' }),
+        old: fixture(['--era', 'legacy', '--spawn-log', `${dir}/spawns`], {
+          versionNegotiation: 'auto',
+        }),
       },
     })
     expect(await daemon.waitForStatus('old', 'ready')).toMatchObject({
@@ -101,7 +111,9 @@ describe('version negotiation', () => {
     const dir = await tempDir()
     const settings = {
       mcpServers: {
-        known: fixture(['--era', 'modern', '--spawn-log', `${dir}/spawns`], { versionNegotiation: 'auto' }),
+        known: fixture(['--era', 'modern', '--spawn-log', `${dir}/spawns`], {
+          versionNegotiation: 'auto',
+        }),
       },
     }
     const first = await startDaemon(settings)
@@ -112,6 +124,8 @@ describe('version negotiation', () => {
     const second = await startDaemon(settings, { stateDir: first.stateDir })
     expect(await second.waitForStatus('known', 'ready')).toMatchObject({ era: 'modern' })
     expect(await countLines(`${dir}/spawns`)).toBe(3)
-    expect((await second.cli(['call', 'mcp_known_echo', '{"text":"again"}'])).stdout).toBe('again\n')
+    expect((await second.cli(['call', 'mcp_known_echo', '{"text":"again"}'])).stdout).toBe(
+      'again\n',
+    )
   })
 })

@@ -101,9 +101,10 @@ describe('the API token', () => {
           headers: { ...headers, 'content-type': 'application/json' },
           ...(method === 'POST' ? { body: '{"tool":"x"}' } : {}),
         })
-        expect(response.status, `${method} ${path} with ${JSON.stringify(headers).slice(0, 60)}`).toBe(
-          401,
-        )
+        expect(
+          response.status,
+          `${method} ${path} with ${JSON.stringify(headers).slice(0, 60)}`,
+        ).toBe(401)
         expect(response.body).not.toContain(daemon.info.token)
         bodies.add(response.body)
       }
@@ -121,9 +122,21 @@ describe('the Host allowlist', () => {
   it('refuses forged Host headers with 403 on the API and on the static WebShell', async () => {
     const daemon = await startDaemon({ mcpServers: {} })
     const port = daemon.info.port
-    const forged = [`evil.example:${port}`, `localhost:${port}`, `127.0.0.1:${port + 1}`, '127.0.0.1']
+    const forged = [
+      `evil.example:${port}`,
+      `localhost:${port}`,
+      `127.0.0.1:${port + 1}`,
+      '127.0.0.1',
+    ]
     for (const host of forged) {
-      for (const path of ['/', '/index.html', '/app.js', '/api/status', '/api/servers', '/nowhere']) {
+      for (const path of [
+        '/',
+        '/index.html',
+        '/app.js',
+        '/api/status',
+        '/api/servers',
+        '/nowhere',
+      ]) {
         const response = await send(port, { path, headers: { host, ...auth(daemon) } })
         expect(response.status, `${path} with Host ${host}`).toBe(403)
         expect(JSON.parse(response.body)).toEqual({
@@ -192,7 +205,9 @@ describe('the Origin check', () => {
     expect(await get('/api/status', auth(daemon))).toBe(200)
     expect(await get('/api/status', { origin: `http://${hostOf(daemon)}` })).toBe(401)
     for (const response of responses) {
-      const cors = Object.keys(response.headers).filter((name) => name.startsWith('access-control-'))
+      const cors = Object.keys(response.headers).filter((name) =>
+        name.startsWith('access-control-'),
+      )
       expect(cors).toEqual([])
     }
   })
@@ -214,7 +229,10 @@ describe('request bodies', () => {
     expect(plain.status).toBe(415)
     expect(JSON.parse(plain.body).error.code).toBe('unsupported_media_type')
 
-    const huge = JSON.stringify({ tool: 'mcp_x_echo', arguments: { text: 'a'.repeat(1024 * 1024) } })
+    const huge = JSON.stringify({
+      tool: 'mcp_x_echo',
+      arguments: { text: 'a'.repeat(1024 * 1024) },
+    })
     const declared = await post('application/json', huge)
     expect(declared.status).toBe(413)
     expect(JSON.parse(declared.body).error.code).toBe('payload_too_large')
@@ -244,7 +262,10 @@ describe('secrets at rest', () => {
     await daemon.waitForStatus('x', 'ready')
     const token = daemon.info.token
     // Exercise the paths that log: a failed auth, a failing call, a good call.
-    await send(daemon.info.port, { path: '/api/status', headers: { authorization: `Bearer ${token}x` } })
+    await send(daemon.info.port, {
+      path: '/api/status',
+      headers: { authorization: `Bearer ${token}x` },
+    })
     await daemon.cli(['call', 'mcp_x_fail', '{}'])
     const env = await daemon.cli(['call', 'mcp_x_env', '{}'])
     expect(env.code).toBe(0)
@@ -284,7 +305,15 @@ describe('one daemon per state directory', () => {
 
   it('refuses to bind a non-loopback address with exit 2 and starts nothing', async () => {
     const stateDir = await tempDir('ferry-state-')
-    const refused = await runCli(['serve', '--state-dir', stateDir, '--host', '0.0.0.0', '--port', '0'])
+    const refused = await runCli([
+      'serve',
+      '--state-dir',
+      stateDir,
+      '--host',
+      '0.0.0.0',
+      '--port',
+      '0',
+    ])
     expect(refused.stderr).toContain('0.0.0.0')
     await expect(stat(join(stateDir, 'daemon.json'))).rejects.toThrow()
     expect(refused.code).toBe(2)

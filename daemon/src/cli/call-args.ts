@@ -14,7 +14,10 @@ export function parseCallArgs(raw: string | undefined): Record<string, unknown> 
     )
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new FerryError(ErrorCode.BadRequest, `arguments must be a JSON object such as '{"text":"hi"}'`)
+    throw new FerryError(
+      ErrorCode.BadRequest,
+      `arguments must be a JSON object such as '{"text":"hi"}'`,
+    )
   }
   return parsed as Record<string, unknown>
 }

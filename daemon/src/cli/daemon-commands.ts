@@ -60,7 +60,13 @@ async function waitForDaemon(ctx: CliContext, pid: number, exited: () => string 
     const info = await readRuntimeFile(ctx.stateDir)
     if (info?.pid === pid) {
       const client = await connectDaemon(ctx.stateDir)
-      if (await client.get<StatusResponse>('/status').then(() => true, () => false)) return info
+      if (
+        await client.get<StatusResponse>('/status').then(
+          () => true,
+          () => false,
+        )
+      )
+        return info
     }
     await new Promise((r) => setTimeout(r, 50))
   }

@@ -4,9 +4,12 @@ import type { CallToolResult, ServerInfo, ToolInfo } from '../protocol/index.js'
 
 function table(rows: string[][]): string {
   const widths: number[] = []
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)))
+  for (const row of rows)
+    row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)))
   return rows
-    .map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  '))
+    .map((row) =>
+      row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  '),
+    )
     .join('\n')
 }
 

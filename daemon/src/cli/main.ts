@@ -28,8 +28,16 @@ function integer(name: string, min: number) {
 
 function serveOptions(command: Command): Command {
   return command
-    .addOption(new Option('--port <n>', 'port to listen on (0 picks a free one)').argParser(integer('--port', 0)).default(0))
-    .addOption(new Option('--host <address>', 'loopback address to bind').choices(['127.0.0.1', '::1']).default('127.0.0.1'))
+    .addOption(
+      new Option('--port <n>', 'port to listen on (0 picks a free one)')
+        .argParser(integer('--port', 0))
+        .default(0),
+    )
+    .addOption(
+      new Option('--host <address>', 'loopback address to bind')
+        .choices(['127.0.0.1', '::1'])
+        .default('127.0.0.1'),
+    )
     .option('--dangerously-allow-non-loopback', 'allow --host values other than loopback', false)
 }
 
@@ -37,33 +45,50 @@ export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) =
   const program = new Command('ferry')
     .description('A local daemon that owns your MCP server sessions.')
     .version(version)
-    .option('--state-dir <dir>', 'state directory (default: $FERRY_STATE_DIR or ~/.local/state/ferry)')
-    .option('--config <file>', 'settings file to use instead of the user and workspace files (or $FERRY_CONFIG)')
+    .option(
+      '--state-dir <dir>',
+      'state directory (default: $FERRY_STATE_DIR or ~/.local/state/ferry)',
+    )
+    .option(
+      '--config <file>',
+      'settings file to use instead of the user and workspace files (or $FERRY_CONFIG)',
+    )
 
   serveOptions(program.command('serve').description('run the daemon in the foreground')).action(
     (options: ServeOptions) => run(async (c) => (await daemonCommands()).serve(c, options)),
   )
-  serveOptions(program.command('start').description('start the daemon in the background and print the WebShell URL')).action(
-    (options: ServeOptions) => run(async (c) => (await daemonCommands()).start(c, options)),
-  )
-  program.command('stop').description('stop the running daemon').action(() => run(async (c) => (await daemonCommands()).stop(c)))
+  serveOptions(
+    program
+      .command('start')
+      .description('start the daemon in the background and print the WebShell URL'),
+  ).action((options: ServeOptions) => run(async (c) => (await daemonCommands()).start(c, options)))
+  program
+    .command('stop')
+    .description('stop the running daemon')
+    .action(() => run(async (c) => (await daemonCommands()).stop(c)))
   program
     .command('status')
     .description('show whether the daemon runs, where, and how many servers are ready')
     .option('--json', 'print JSON')
-    .action((options: { json?: boolean }) => run(async (c) => (await daemonCommands()).status(c, options.json === true)))
+    .action((options: { json?: boolean }) =>
+      run(async (c) => (await daemonCommands()).status(c, options.json === true)),
+    )
   program
     .command('servers')
     .description('list configured servers and their status')
     .option('--json', 'print JSON')
-    .action((options: { json?: boolean }) => run(async (c) => (await serverCommands()).servers(c, options.json === true)))
+    .action((options: { json?: boolean }) =>
+      run(async (c) => (await serverCommands()).servers(c, options.json === true)),
+    )
   program
     .command('tools')
     .description('list the tools of ready servers under their qualified names')
     .option('--server <name>', 'only this server')
     .option('--refresh', 'list again through each client (cached lists may still apply)')
     .option('--json', 'print JSON')
-    .action((options: { server?: string; refresh?: boolean; json?: boolean }) => run(async (c) => (await serverCommands()).tools(c, options)))
+    .action((options: { server?: string; refresh?: boolean; json?: boolean }) =>
+      run(async (c) => (await serverCommands()).tools(c, options)),
+    )
   program
     .command('call')
     .description('call a tool and print its result')
@@ -71,18 +96,28 @@ export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) =
     .argument('[json-args]', 'arguments as a JSON object')
     .option('--json', 'print the CallToolResult exactly as the server returned it')
     .option('--timeout <ms>', 'timeout in ms, reset by progress', integer('--timeout', 1))
-    .action((tool: string, rawArgs: string | undefined, options: { json?: boolean; timeout?: number }) =>
-      run(async (c) => (await serverCommands()).call(c, tool, rawArgs, options)),
+    .action(
+      (tool: string, rawArgs: string | undefined, options: { json?: boolean; timeout?: number }) =>
+        run(async (c) => (await serverCommands()).call(c, tool, rawArgs, options)),
     )
-  program.command('reload').description('re-read settings; changed servers reconnect').action(() => run(async (c) => (await serverCommands()).reload(c)))
+  program
+    .command('reload')
+    .description('re-read settings; changed servers reconnect')
+    .action(() => run(async (c) => (await serverCommands()).reload(c)))
   program
     .command('logs')
     .description("print a server's recent stderr")
     .argument('<server>', 'server name')
     .action((server: string) => run(async (c) => (await serverCommands()).logs(c, server)))
   const service = program.command('service').description('run Ferry as a login service')
-  service.command('install').description('write a systemd user unit or launchd agent').action(() => run(async (c) => (await serviceCommands()).installService(c)))
-  service.command('uninstall').description('remove the unit or agent').action(() => run(async (c) => (await serviceCommands()).uninstallService(c)))
+  service
+    .command('install')
+    .description('write a systemd user unit or launchd agent')
+    .action(() => run(async (c) => (await serviceCommands()).installService(c)))
+  service
+    .command('uninstall')
+    .description('remove the unit or agent')
+    .action(() => run(async (c) => (await serviceCommands()).uninstallService(c)))
   return program
 }
 
@@ -100,7 +135,9 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? EXIT_OK : EXIT_FAILURE
     }
-    process.stderr.write(`ferry: ${error instanceof FerryError || error instanceof Error ? error.message : String(error)}\n`)
+    process.stderr.write(
+      `ferry: ${error instanceof FerryError || error instanceof Error ? error.message : String(error)}\n`,
+    )
     return EXIT_FAILURE
   }
 }

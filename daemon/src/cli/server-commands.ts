@@ -65,9 +65,9 @@ export async function reload(ctx: CliContext): Promise<number> {
 }
 
 export async function logs(ctx: CliContext, server: string): Promise<number> {
-  const body = await (await connectDaemon(ctx.stateDir)).get<LogsResponse>(
-    `/servers/${encodeURIComponent(server)}/logs`,
-  )
+  const body = await (
+    await connectDaemon(ctx.stateDir)
+  ).get<LogsResponse>(`/servers/${encodeURIComponent(server)}/logs`)
   if (body.lines.length > 0) ctx.out(body.lines.join('\n'))
   return 0
 }

@@ -84,7 +84,10 @@ ${args}
   )
 }
 
-export async function installService(ctx: CliContext, platform = process.platform): Promise<number> {
+export async function installService(
+  ctx: CliContext,
+  platform = process.platform,
+): Promise<number> {
   const file = serviceFile(ctx, platform)
   await mkdir(dirname(file.path), { recursive: true })
   await writeFile(file.path, file.contents, { mode: 0o644 })
@@ -93,7 +96,10 @@ export async function installService(ctx: CliContext, platform = process.platfor
   return 0
 }
 
-export async function uninstallService(ctx: CliContext, platform = process.platform): Promise<number> {
+export async function uninstallService(
+  ctx: CliContext,
+  platform = process.platform,
+): Promise<number> {
   const file = serviceFile(ctx, platform)
   await rm(file.path, { force: true })
   ctx.out(`Removed ${file.path}`)

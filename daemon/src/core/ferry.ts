@@ -62,7 +62,8 @@ export class Ferry {
 
   servers(): ServerInfo[] {
     const counts = new Map<string, number>()
-    for (const entry of this.registry()) counts.set(entry.server, (counts.get(entry.server) ?? 0) + 1)
+    for (const entry of this.registry())
+      counts.set(entry.server, (counts.get(entry.server) ?? 0) + 1)
     return this.pool.servers((connection) => counts.get(connection.name) ?? 0)
   }
 
@@ -125,7 +126,8 @@ export class Ferry {
     if (connection !== undefined) return connection
     const entry = this.settings.servers.find((candidate) => candidate.name === name)
     if (entry === undefined) throw new FerryError(ErrorCode.NotFound, `no server named "${name}"`)
-    const why = entry.state === 'invalid' ? entry.error : entry.state === 'disabled' ? entry.reason : ''
+    const why =
+      entry.state === 'invalid' ? entry.error : entry.state === 'disabled' ? entry.reason : ''
     throw new FerryError(ErrorCode.ServerNotReady, `server "${name}" is ${entry.state}: ${why}`)
   }
 }

@@ -48,7 +48,10 @@ function hostLiteral(host: string): string {
 }
 
 export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
-  if (!options.dangerouslyAllowNonLoopback && !(LOOPBACK_HOSTS as readonly string[]).includes(options.host)) {
+  if (
+    !options.dangerouslyAllowNonLoopback &&
+    !(LOOPBACK_HOSTS as readonly string[]).includes(options.host)
+  ) {
     throw new FerryError(
       ErrorCode.BadRequest,
       `refusing to bind ${options.host}: Ferry listens on 127.0.0.1 or ::1 only (--dangerously-allow-non-loopback overrides)`,
@@ -122,9 +125,8 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
   let server: Server
   try {
     server = await new Promise<Server>((resolve, reject) => {
-      const created = serve(
-        { fetch: app.fetch, port: options.port, hostname: options.host },
-        () => resolve(created as Server),
+      const created = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, () =>
+        resolve(created as Server),
       ) as Server
       created.once('error', reject)
     })

@@ -38,7 +38,8 @@ function createDemoServer(): McpServer {
     'countdown',
     {
       title: 'Countdown',
-      description: 'Counts down from `from` to zero, one step per `intervalMs`, reporting progress.',
+      description:
+        'Counts down from `from` to zero, one step per `intervalMs`, reporting progress.',
       inputSchema: z.object({
         from: z.number().int().min(1).max(100).default(5),
         intervalMs: z.number().int().min(10).max(5000).default(500),
@@ -53,7 +54,12 @@ function createDemoServer(): McpServer {
         if (token !== undefined) {
           await ctx.mcpReq.notify({
             method: 'notifications/progress',
-            params: { progressToken: token, progress: step, total: from, message: `${from - step} left` },
+            params: {
+              progressToken: token,
+              progress: step,
+              total: from,
+              message: `${from - step} left`,
+            },
           })
         }
       }
@@ -65,7 +71,8 @@ function createDemoServer(): McpServer {
     'write_note',
     {
       title: 'Write a note',
-      description: 'Pretends to save a note; marked as not read-only, so Ferry asks before running it.',
+      description:
+        'Pretends to save a note; marked as not read-only, so Ferry asks before running it.',
       inputSchema: z.object({ title: z.string(), body: z.string().optional() }),
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },

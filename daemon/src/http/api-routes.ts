@@ -3,12 +3,7 @@
 
 import { Hono } from 'hono'
 import type { Ferry } from '../core/ferry.js'
-import type {
-  LogsResponse,
-  StatusResponse,
-  ServerInfo,
-  ToolInfo,
-} from '../protocol/index.js'
+import type { LogsResponse, StatusResponse, ServerInfo, ToolInfo } from '../protocol/index.js'
 import { callRoutes } from './call-routes.js'
 
 export interface ApiDeps {

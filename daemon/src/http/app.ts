@@ -35,7 +35,9 @@ const WEBSHELL_CSP = [
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono()
   app.onError((error, c) => respondWithError(c, error, deps.log))
-  app.notFound((c) => respondWithError(c, new FerryError(ErrorCode.NotFound, 'not found'), deps.log))
+  app.notFound((c) =>
+    respondWithError(c, new FerryError(ErrorCode.NotFound, 'not found'), deps.log),
+  )
 
   app.use('*', hostGuard(deps.hosts), originGuard(deps.origins))
   app.use('*', async (c, next) => {

@@ -36,7 +36,8 @@ export function callRoutes(ferry: Ferry): Hono {
   routes.post('/call', async (c) => {
     const body = parseCallBody(await jsonBody(c))
     const id = body.id ?? randomUUID()
-    if (running.has(id)) throw new FerryError(ErrorCode.BadRequest, `a call with id ${id} is running`)
+    if (running.has(id))
+      throw new FerryError(ErrorCode.BadRequest, `a call with id ${id} is running`)
     const controller = new AbortController()
     const onGone = () => controller.abort()
     c.req.raw.signal.addEventListener('abort', onGone)
@@ -75,7 +76,9 @@ export function callRoutes(ferry: Ferry): Hono {
         await write({ result })
       } catch (error) {
         const known = error instanceof FerryError ? error : undefined
-        await write(errorBody(known?.code ?? ErrorCode.Internal, known?.message ?? 'internal error'))
+        await write(
+          errorBody(known?.code ?? ErrorCode.Internal, known?.message ?? 'internal error'),
+        )
       } finally {
         settle()
       }

@@ -53,7 +53,10 @@ export function bearerAuth(token: string): MiddlewareHandler {
 export async function jsonBody(c: Context): Promise<Record<string, unknown>> {
   const type = c.req.header('content-type') ?? ''
   if (!/^application\/json\s*(;|$)/i.test(type)) {
-    throw new FerryError(ErrorCode.UnsupportedMediaType, 'send the body as Content-Type: application/json')
+    throw new FerryError(
+      ErrorCode.UnsupportedMediaType,
+      'send the body as Content-Type: application/json',
+    )
   }
   const text = await c.req.text()
   let parsed: unknown

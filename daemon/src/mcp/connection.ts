@@ -127,7 +127,10 @@ export class Connection {
   private readyClient(): Client {
     if (this.status !== 'ready' || this.client === undefined) {
       const why = this.error === null ? '' : `: ${this.error}`
-      throw new FerryError(ErrorCode.ServerNotReady, `server "${this.name}" is ${this.status}${why}`)
+      throw new FerryError(
+        ErrorCode.ServerNotReady,
+        `server "${this.name}" is ${this.status}${why}`,
+      )
     }
     return this.client
   }
@@ -162,9 +165,13 @@ export class Connection {
       )
     }
     if (error instanceof FerryError) return error
-    return new FerryError(ErrorCode.UpstreamError, `server "${this.name}": ${errorMessage(error)}`, {
-      cause: error,
-    })
+    return new FerryError(
+      ErrorCode.UpstreamError,
+      `server "${this.name}": ${errorMessage(error)}`,
+      {
+        cause: error,
+      },
+    )
   }
 
   private onLauncherFact(fact: LauncherFact): void {
@@ -173,8 +180,7 @@ export class Connection {
       // The launcher has already taken the group down; never signal a pgid that may be reused.
       this.processGroup = undefined
       this.processEnd = describeExit(fact.exit)
-    }
-    else if ('error' in fact) this.stderr.note(`ferry: ${fact.error}`)
+    } else if ('error' in fact) this.stderr.note(`ferry: ${fact.error}`)
   }
 
   private setStatus(status: ServerStatus, error: string | null = null): void {

@@ -8,9 +8,7 @@ export const LAUNCHER_MARK = '\u001eferry-launcher '
 export const launcherPath = fileURLToPath(new URL('./launcher.js', import.meta.url))
 
 export type LauncherFact =
-  | { pid: number }
-  | { exit: { code: number | null; signal: string | null } }
-  | { error: string }
+  { pid: number } | { exit: { code: number | null; signal: string | null } } | { error: string }
 
 export function parseLauncherFact(line: string): LauncherFact | null {
   if (!line.startsWith(LAUNCHER_MARK)) return null

@@ -35,7 +35,9 @@ export class StderrRing {
       this.onFact(fact)
       return
     }
-    this.lines.push(line.length > this.maxLineLength ? `${line.slice(0, this.maxLineLength)}…` : line)
+    this.lines.push(
+      line.length > this.maxLineLength ? `${line.slice(0, this.maxLineLength)}…` : line,
+    )
     if (this.lines.length > this.maxLines) this.lines.splice(0, this.lines.length - this.maxLines)
   }
 }

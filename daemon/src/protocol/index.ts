@@ -58,10 +58,7 @@ export interface CallProgress {
 
 /** One line of the `application/x-ndjson` answer to `POST /api/call`; the last is result or error. */
 export type CallStreamLine =
-  | { call: { id: string } }
-  | { progress: CallProgress }
-  | { result: CallToolResult }
-  | ErrorBody
+  { call: { id: string } } | { progress: CallProgress } | { result: CallToolResult } | ErrorBody
 
 /** The model-visible result, exactly as the server returned it. */
 export type CallToolResult = Record<string, unknown> & { isError?: boolean }

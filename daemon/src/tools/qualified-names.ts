@@ -43,7 +43,9 @@ export function qualifyNames(refs: readonly ToolRef[]): string[] {
   for (const name of plain) counts.set(name, (counts.get(name) ?? 0) + 1)
   const names = plain.map((name, i) => {
     const ref = refs[i] as ToolRef
-    return (counts.get(name) ?? 0) > 1 ? withSuffix(sanitize(`mcp_${ref.server}_${ref.tool}`), ref) : name
+    return (counts.get(name) ?? 0) > 1
+      ? withSuffix(sanitize(`mcp_${ref.server}_${ref.tool}`), ref)
+      : name
   })
   // A renamed entry could in principle land on another entry's plain name; the pair hash makes
   // that a 32-bit accident, and exact duplicates (same server and tool twice) stay identical.

@@ -32,7 +32,12 @@ export function uiResourceUri(tool: Tool): string | null {
 function annotationsOf(tool: Tool): ToolAnnotations {
   const source = (tool.annotations ?? {}) as Record<string, unknown>
   const out: ToolAnnotations = {}
-  for (const key of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
+  for (const key of [
+    'readOnlyHint',
+    'destructiveHint',
+    'idempotentHint',
+    'openWorldHint',
+  ] as const) {
     if (typeof source[key] === 'boolean') out[key] = source[key]
   }
   if (typeof source.title === 'string') out.title = source.title

@@ -1,0 +1,512 @@
+// The `ferry` command line against real daemons: output shapes, human summaries and exit codes
+// (0 ok, 1 a tool returned isError, 2 usage, connection or daemon errors).
+
+import { existsSync } from 'node:fs'
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { RuntimeInfo } from '../src/daemon/runtime-file.js'
+import type { ServerInfo, StatusResponse, ToolInfo } from '../src/protocol/index.js'
+import {
+  cleanup,
+  countLines,
+  fixture,
+  isAlive,
+  readJsonLines,
+  runCli,
+  startDaemon,
+  tempDir,
+  waitFor,
+} from './harness.js'
+
+// Daemons started through `ferry start` are detached, so the harness does not own them.
+const detached: number[] = []
+
+afterEach(async () => {
+  for (const pid of detached.splice(0)) {
+    if (!isAlive(pid)) continue
+    process.kill(pid, 'SIGTERM')
+    await waitFor(() => !isAlive(pid), 12_000, `pid ${pid} to exit`).catch(() =>
+      process.kill(pid, 'SIGKILL'),
+    )
+  }
+  await cleanup()
+})
+
+const SERVER_KEYS = [
+  'era',
+  'error',
+  'name',
+  'negotiation',
+  'protocolVersion',
+  'restartCount',
+  'status',
+  'toolCount',
+  'transport',
+]
+const TOOL_KEYS = [
+  'annotations',
+  'description',
+  'inputSchema',
+  'name',
+  'server',
+  'title',
+  'tool',
+  'uiResourceUri',
+]
+
+const RICH_RESULT = {
+  content: [
+    { type: 'text', text: 'rich text' },
+    {
+      type: 'image',
+      data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==',
+      mimeType: 'image/png',
+    },
+    {
+      type: 'audio',
+      data: 'UklGRiwAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQgAAACAgICAgICAgA==',
+      mimeType: 'audio/wav',
+    },
+    { type: 'resource_link', uri: 'fixture://readme', name: 'readme', mimeType: 'text/plain' },
+    {
+      type: 'resource',
+      resource: { uri: 'fixture://embedded', mimeType: 'text/plain', text: 'embedded text' },
+    },
+  ],
+  structuredContent: { ok: true },
+  isError: false,
+}
+
+function oneLine(text: string): string {
+  const lines = text.trim().split('\n')
+  expect(lines).toHaveLength(1)
+  return lines[0] as string
+}
+
+describe('ferry servers', () => {
+  it('lists ready, invalid and disabled servers as JSON rows and summarises them for humans', async () => {
+    const daemon = await startDaemon({
+      mcpServers: {
+        ok: fixture([]),
+        bad: { command: process.execPath, args: [1] },
+        off: fixture([], { disabled: true }),
+      },
+    })
+    await daemon.waitForStatus('ok', 'ready')
+
+    const listed = await daemon.cli(['servers', '--json'])
+    expect(listed.code).toBe(0)
+    const rows = JSON.parse(listed.stdout) as ServerInfo[]
+    for (const row of rows) expect(Object.keys(row).sort()).toEqual(SERVER_KEYS)
+    expect(rows.map((row) => row.name)).toEqual(['ok', 'bad', 'off'])
+    expect(rows[0]).toEqual({
+      name: 'ok',
+      transport: 'stdio',
+      status: 'ready',
+      era: 'legacy',
+      protocolVersion: '2025-11-25',
+      negotiation: 'legacy',
+      toolCount: 6,
+      error: null,
+      restartCount: 0,
+    })
+    expect(rows[1]).toMatchObject({
+      name: 'bad',
+      transport: 'stdio',
+      status: 'invalid',
+      era: null,
+      protocolVersion: null,
+      toolCount: 0,
+      error: 'mcpServers.bad.args[0]: expected string',
+    })
+    expect(rows[2]).toMatchObject({
+      name: 'off',
+      status: 'disabled',
+      toolCount: 0,
+      error: 'disabled in settings',
+    })
+
+    const human = await daemon.cli(['servers'])
+    expect(human.code).toBe(0)
+    expect(human.stdout).toMatch(/^ok\s+ready\s+stdio\s+2025-11-25 \(legacy\)\s+6/m)
+    expect(human.stdout).toMatch(/^bad\s+invalid\s+.*mcpServers\.bad\.args\[0\]: expected string/m)
+    expect(human.stdout).toMatch(/^off\s+disabled/m)
+    expect(human.stdout.trim().split('\n').at(-1)).toBe('1/3 ready')
+  })
+})
+
+describe('ferry tools', () => {
+  it('lists tool rows as JSON, narrows to one server, and exits 2 for an unknown server', async () => {
+    const daemon = await startDaemon({
+      mcpServers: { a: fixture([]), b: fixture(['--tool-name', 'shout']) },
+    })
+    await Promise.all([daemon.waitForStatus('a', 'ready'), daemon.waitForStatus('b', 'ready')])
+
+    const all = await daemon.cli(['tools', '--json'])
+    expect(all.code).toBe(0)
+    const rows = JSON.parse(all.stdout) as ToolInfo[]
+    expect(rows).toHaveLength(13)
+    for (const row of rows) expect(Object.keys(row).sort()).toEqual(TOOL_KEYS)
+    expect(rows.find((row) => row.name === 'mcp_a_echo')).toEqual({
+      name: 'mcp_a_echo',
+      server: 'a',
+      tool: 'echo',
+      title: null,
+      description: 'Returns its text argument unchanged.',
+      inputSchema: expect.objectContaining({
+        type: 'object',
+        properties: { text: { type: 'string' } },
+        required: ['text'],
+      }),
+      annotations: { readOnlyHint: true },
+      uiResourceUri: null,
+    })
+
+    const onlyB = await daemon.cli(['tools', '--server', 'b', '--json'])
+    expect(onlyB.code).toBe(0)
+    const bRows = JSON.parse(onlyB.stdout) as ToolInfo[]
+    expect(new Set(bRows.map((row) => row.server))).toEqual(new Set(['b']))
+    expect(bRows.map((row) => row.tool)).toContain('shout')
+
+    const human = await daemon.cli(['tools', '--server', 'a'])
+    expect(human.stdout).toMatch(/^mcp_a_echo\s+a\s+read-only\s+Returns its text argument/m)
+    expect(human.stdout).not.toContain('mcp_b_')
+
+    const unknown = await daemon.cli(['tools', '--server', 'nope'])
+    expect(unknown.code).toBe(2)
+    expect(unknown.stdout).toBe('')
+    expect(oneLine(unknown.stderr)).toContain('no server named "nope"')
+  })
+})
+
+describe('ferry call', () => {
+  it('prints the text of a result and exits 0', async () => {
+    const daemon = await startDaemon({ mcpServers: { x: fixture([]) } })
+    await daemon.waitForStatus('x', 'ready')
+    const call = await daemon.cli(['call', 'mcp_x_echo', '{"text":"hello ferry"}'])
+    expect(call).toEqual({ code: 0, stdout: 'hello ferry\n', stderr: '' })
+  })
+
+  it('prints the CallToolResult exactly as the server returned it with --json', async () => {
+    const daemon = await startDaemon({ mcpServers: { x: fixture([]) } })
+    await daemon.waitForStatus('x', 'ready')
+    const call = await daemon.cli(['call', 'mcp_x_rich', '{}', '--json'])
+    expect(call.code).toBe(0)
+    expect(JSON.parse(call.stdout)).toEqual(RICH_RESULT)
+
+    const text = await daemon.cli(['call', 'mcp_x_rich'])
+    expect(text.code).toBe(0)
+    expect(text.stdout).toContain('rich text')
+    expect(text.stdout).toContain('[image image/png')
+    expect(text.stdout).toContain('[resource link fixture://readme "readme"]')
+    expect(text.stdout).toContain('embedded text')
+  })
+
+  it('exits 1 with a one-line reason on stderr when the tool returns isError', async () => {
+    const daemon = await startDaemon({ mcpServers: { x: fixture([]) } })
+    await daemon.waitForStatus('x', 'ready')
+    const call = await daemon.cli(['call', 'mcp_x_fail', '{}'])
+    expect(call.code).toBe(1)
+    expect(call.stdout).toBe('tool failed on purpose\n')
+    expect(oneLine(call.stderr)).toContain('mcp_x_fail')
+    const json = await daemon.cli(['call', 'mcp_x_fail', '--json'])
+    expect(json.code).toBe(1)
+    expect(JSON.parse(json.stdout)).toMatchObject({ isError: true })
+  })
+
+  it('exits 2 with one line for an unknown tool, invalid JSON and non-object arguments', async () => {
+    const daemon = await startDaemon({ mcpServers: { x: fixture([]) } })
+    await daemon.waitForStatus('x', 'ready')
+    const cases: Array<[string[], RegExp]> = [
+      [['call', 'mcp_x_nope', '{}'], /no tool named "mcp_x_nope"/],
+      [['call', 'mcp_x_echo', '{text:'], /not valid JSON/],
+      [['call', 'mcp_x_echo', '["hi"]'], /must be a JSON object/],
+      [['call', 'mcp_x_echo', '"hi"'], /must be a JSON object/],
+      [['call', 'mcp_x_echo', 'null'], /must be a JSON object/],
+    ]
+    for (const [args, message] of cases) {
+      const result = await daemon.cli(args)
+      expect(result.code, args.join(' ')).toBe(2)
+      expect(result.stdout).toBe('')
+      expect(oneLine(result.stderr)).toMatch(message)
+    }
+  })
+
+  it('exits 2 with a timed-out message when --timeout passes without progress', async () => {
+    const daemon = await startDaemon({ mcpServers: { x: fixture([]) } })
+    await daemon.waitForStatus('x', 'ready')
+    const call = await daemon.cli([
+      'call',
+      'mcp_x_slow',
+      '{"steps":2,"delayMs":500}',
+      '--timeout',
+      '1',
+    ])
+    expect(call.code).toBe(2)
+    expect(oneLine(call.stderr)).toMatch(/timed out/)
+    // The daemon and the server survive the timeout.
+    expect((await daemon.cli(['call', 'mcp_x_echo', '{"text":"still"}'])).stdout).toBe('still\n')
+  })
+
+  it('exits 2 saying Ferry is not running when the state directory has no daemon', async () => {
+    const stateDir = await tempDir('ferry-state-')
+    const call = await runCli(['--state-dir', stateDir, 'call', 'mcp_x_echo', '{"text":"hi"}'])
+    expect(call.code).toBe(2)
+    expect(oneLine(call.stderr)).toMatch(/not running/)
+  })
+
+  it('exits 2 on usage errors: missing tool, unknown command, unknown option, bad --timeout', async () => {
+    const stateDir = await tempDir('ferry-state-')
+    const cases = [
+      ['call'],
+      ['frobnicate'],
+      ['call', 'mcp_x_echo', '--frobnicate'],
+      ['status', '--frobnicate'],
+      ['call', 'mcp_x_echo', '--timeout', '0'],
+    ]
+    const codes: Record<string, number> = {}
+    for (const args of cases) {
+      const result = await runCli(['--state-dir', stateDir, ...args])
+      expect(result.stderr, args.join(' ')).toMatch(/error: /)
+      codes[args.join(' ')] = result.code
+    }
+    expect(codes).toEqual(Object.fromEntries(cases.map((args) => [args.join(' '), 2])))
+  })
+})
+
+describe('ferry status', () => {
+  it('reports pid, version, url and server counts as text and JSON while running', async () => {
+    const daemon = await startDaemon({
+      mcpServers: { x: fixture([]), off: fixture([], { disabled: true }) },
+    })
+    await daemon.waitForStatus('x', 'ready')
+
+    const json = await daemon.cli(['status', '--json'])
+    expect(json.code).toBe(0)
+    const body = JSON.parse(json.stdout) as StatusResponse
+    expect(body).toMatchObject({
+      pid: daemon.info.pid,
+      version: daemon.info.version,
+      url: daemon.info.url,
+      stateDir: daemon.stateDir,
+      settingsFiles: [daemon.configPath],
+      usingDemo: false,
+      servers: { total: 2, ready: 1 },
+    })
+    expect(JSON.stringify(body)).not.toContain(daemon.info.token)
+
+    const human = await daemon.cli(['status'])
+    expect(human.code).toBe(0)
+    expect(human.stdout).toContain(`running (pid ${daemon.info.pid}) at ${daemon.info.url}`)
+    expect(human.stdout).toContain('Servers: 1/2 ready')
+  })
+
+  it('exits 2 when nothing runs, including after the daemon was killed', async () => {
+    const fresh = await runCli(['--state-dir', await tempDir('ferry-state-'), 'status'])
+    expect(fresh.code).toBe(2)
+    expect(oneLine(fresh.stderr)).toMatch(/not running/)
+    const freshJson = await runCli([
+      '--state-dir',
+      await tempDir('ferry-state-'),
+      'status',
+      '--json',
+    ])
+    expect(freshJson.code).toBe(2)
+
+    const daemon = await startDaemon({ mcpServers: {} })
+    daemon.process.kill('SIGKILL')
+    await waitFor(() => !isAlive(daemon.info.pid), 5000, 'the daemon to die')
+    const stale = await daemon.cli(['status'])
+    expect(stale.code).toBe(2)
+    expect(oneLine(stale.stderr)).toMatch(/not running/)
+  })
+})
+
+describe('ferry start / stop', () => {
+  it('starts in the background once the daemon answers, refuses a second start, and stops cleanly', async () => {
+    const stateDir = await tempDir('ferry-state-')
+    const configPath = join(await tempDir('ferry-config-'), 'settings.json')
+    await writeFile(configPath, JSON.stringify({ mcpServers: { x: fixture([]) } }))
+    const base = ['--state-dir', stateDir, '--config', configPath]
+    const runtimePath = join(stateDir, 'daemon.json')
+
+    const started = await runCli([...base, 'start', '--port', '0'])
+    const runtime = JSON.parse(await readFile(runtimePath, 'utf8').catch(() => '{}')) as RuntimeInfo
+    if (runtime.pid !== undefined) detached.push(runtime.pid)
+    expect(started.code).toBe(0)
+    const url = /(http:\/\/127\.0\.0\.1:(\d+)\/)#token=([A-Za-z0-9_-]+)/.exec(started.stdout)
+    expect(url, started.stdout).not.toBeNull()
+    expect(url?.[1]).toBe(runtime.url)
+    expect(Number(url?.[2])).toBe(runtime.port)
+    expect(url?.[3]).toBe(runtime.token)
+    expect(started.stdout).toContain(`pid ${runtime.pid}`)
+    // `start` returned, so the daemon must already answer: no waiting here.
+    const answer = await fetch(new URL('api/status', runtime.url), {
+      headers: { authorization: `Bearer ${runtime.token}` },
+    })
+    expect(answer.status).toBe(200)
+
+    const again = await runCli([...base, 'start', '--port', '0'])
+    expect(again.code).toBe(0)
+    expect(again.stdout).toMatch(/already running/)
+    expect(again.stdout).toContain(`pid ${runtime.pid}`)
+
+    const status = await runCli([...base, 'status'])
+    expect(status.code).toBe(0)
+    expect(status.stdout).toContain(`pid ${runtime.pid}`)
+
+    const stopped = await runCli([...base, 'stop'])
+    expect(stopped.code).toBe(0)
+    expect(stopped.stdout).toContain(`pid ${runtime.pid}`)
+    expect(isAlive(runtime.pid)).toBe(false)
+    expect(existsSync(runtimePath)).toBe(false)
+    expect(existsSync(join(stateDir, 'daemon.lock'))).toBe(false)
+
+    const after = await runCli([...base, 'status'])
+    expect(after.code).toBe(2)
+    const stopAgain = await runCli([...base, 'stop'])
+    expect(stopAgain).toMatchObject({ code: 0, stdout: 'Ferry is not running.\n' })
+  })
+})
+
+describe('ferry reload', () => {
+  it('reconnects a changed server, keeps an unchanged one on the same process, and adds a new one', async () => {
+    const dir = await tempDir()
+    const keepLog = join(dir, 'keep.spawns')
+    const changeLog = join(dir, 'change.spawns')
+    const daemon = await startDaemon({
+      mcpServers: {
+        keep: fixture(['--spawn-log', keepLog]),
+        change: fixture(['--spawn-log', changeLog]),
+      },
+    })
+    await Promise.all([
+      daemon.waitForStatus('keep', 'ready'),
+      daemon.waitForStatus('change', 'ready'),
+    ])
+    const [oldChange] = await readJsonLines<{ pid: number }>(changeLog)
+
+    await daemon.writeSettings({
+      mcpServers: {
+        keep: fixture(['--spawn-log', keepLog]),
+        change: fixture(['--spawn-log', changeLog, '--tool-name', 'v2']),
+        added: fixture([]),
+      },
+    })
+    const reload = await daemon.cli(['reload'])
+    expect(reload.code).toBe(0)
+    expect(reload.stdout).toContain('Added: added')
+    expect(reload.stdout).toContain('Reconnected: change')
+    expect(reload.stdout).toContain('Unchanged: keep')
+
+    const servers = await daemon.servers()
+    expect(servers.map((s) => [s.name, s.status])).toEqual([
+      ['keep', 'ready'],
+      ['change', 'ready'],
+      ['added', 'ready'],
+    ])
+    expect(await countLines(keepLog)).toBe(1)
+    expect(await countLines(changeLog)).toBe(2)
+    const [keepSpawn] = await readJsonLines<{ pid: number }>(keepLog)
+    expect(isAlive(keepSpawn?.pid as number)).toBe(true)
+    await waitFor(() => !isAlive(oldChange?.pid as number), 10_000, 'the old process to exit')
+    const call = await daemon.cli(['call', 'mcp_change_v2', '{"text":"new tool"}'])
+    expect(call.stdout).toBe('new tool\n')
+  })
+
+  it('reloads on SIGHUP', async () => {
+    const daemon = await startDaemon({ mcpServers: { first: fixture([]) } })
+    await daemon.waitForStatus('first', 'ready')
+    await daemon.writeSettings({ mcpServers: { first: fixture([]), late: fixture([]) } })
+    process.kill(daemon.info.pid, 'SIGHUP')
+    await daemon.waitForStatus('late', 'ready')
+    expect(isAlive(daemon.info.pid)).toBe(true)
+    expect((await daemon.servers()).find((s) => s.name === 'first')?.restartCount).toBe(0)
+  })
+})
+
+describe('ferry logs', () => {
+  it("prints a server's stderr, and the stderr of a server that exited at start", async () => {
+    const daemon = await startDaemon({
+      mcpServers: {
+        chatty: fixture(['--stderr', 'hello from stderr']),
+        dead: fixture(['--exit-at-start', '3']),
+      },
+    })
+    await daemon.waitForStatus('chatty', 'ready')
+    const logs = await waitFor(async () => {
+      const result = await daemon.cli(['logs', 'chatty'])
+      return result.stdout.includes('hello from stderr') ? result : undefined
+    })
+    expect(logs.code).toBe(0)
+
+    const dead = await daemon.waitForStatus('dead', 'failed')
+    expect(dead.error).toMatch(/code 3/)
+    const deadLogs = await daemon.cli(['logs', 'dead'])
+    expect(deadLogs.code).toBe(0)
+    expect(deadLogs.stdout).toContain('stdio-server: exiting at start with code 3')
+
+    const unknown = await daemon.cli(['logs', 'nope'])
+    expect(unknown.code).toBe(2)
+    expect(oneLine(unknown.stderr)).toContain('no server named "nope"')
+  })
+})
+
+describe('invalid settings', () => {
+  it('makes `ferry serve` exit 2 naming file:line:column of the JSON error', async () => {
+    const dir = await tempDir()
+    const configPath = join(dir, 'bad.json')
+    await writeFile(configPath, '{\n  "mcpServers": {\n    "a": { "command": "node" },,\n  }\n}\n')
+    const stateDir = join(dir, 'state')
+    const serve = await runCli([
+      'serve',
+      '--state-dir',
+      stateDir,
+      '--config',
+      configPath,
+      '--port',
+      '0',
+    ])
+    expect(serve.code).toBe(2)
+    expect(oneLine(serve.stderr)).toContain(`${configPath}:3:32: invalid JSON`)
+    expect(existsSync(join(stateDir, 'daemon.json'))).toBe(false)
+    expect(existsSync(join(stateDir, 'daemon.lock'))).toBe(false)
+  })
+})
+
+describe('ferry service', () => {
+  it.runIf(process.platform === 'linux')(
+    'writes and removes a systemd user unit that runs `ferry serve`',
+    async () => {
+      const home = await tempDir('ferry-home-')
+      const configHome = join(home, 'xdg')
+      const stateDir = join(home, 'state')
+      const env = { HOME: home, XDG_CONFIG_HOME: configHome }
+      const unit = join(configHome, 'systemd', 'user', 'ferry.service')
+
+      const install = await runCli(['--state-dir', stateDir, 'service', 'install'], { env })
+      expect(install.code).toBe(0)
+      expect(install.stdout).toContain(unit)
+      const contents = await readFile(unit, 'utf8')
+      const execStart = contents.split('\n').find((line) => line.startsWith('ExecStart='))
+      expect(execStart).toContain('"serve"')
+      expect(execStart).toContain(`"--state-dir" "${stateDir}"`)
+      expect(contents).toContain('WantedBy=default.target')
+
+      const uninstall = await runCli(['--state-dir', stateDir, 'service', 'uninstall'], { env })
+      expect(uninstall.code).toBe(0)
+      expect(existsSync(unit)).toBe(false)
+
+      // Without XDG_CONFIG_HOME the unit goes under ~/.config.
+      const fallback = join(home, '.config', 'systemd', 'user', 'ferry.service')
+      const plain = { HOME: home, XDG_CONFIG_HOME: '' }
+      expect(
+        (await runCli(['--state-dir', stateDir, 'service', 'install'], { env: plain })).code,
+      ).toBe(0)
+      expect(existsSync(fallback)).toBe(true)
+      await runCli(['--state-dir', stateDir, 'service', 'uninstall'], { env: plain })
+      expect(existsSync(fallback)).toBe(false)
+    },
+  )
+})

@@ -1,0 +1,115 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { ToolInfo } from '../src/protocol/index.js'
+import {
+  cleanup,
+  fixture,
+  rawLegacyServerPath,
+  readJsonLines,
+  startDaemon,
+  tempDir,
+  waitFor,
+} from './harness.js'
+
+afterEach(cleanup)
+
+const toolListHits = async (record: string) =>
+  (await readJsonLines(record)).filter((line) => line.method === 'tools/list').length
+
+describe('tool discovery', () => {
+  it('serves `tools --refresh` from the SDK cache within the server ttl and reaches the server once after it', async () => {
+    const record = `${await tempDir()}/record.jsonl`
+    const ttlMs = 3000
+    const daemon = await startDaemon({
+      mcpServers: {
+        cached: fixture(['--era', 'modern', '--record', record, '--tools-ttl', String(ttlMs)], {
+          versionNegotiation: 'auto',
+        }),
+      },
+    })
+    await daemon.waitForStatus('cached', 'ready')
+    const listedAt = Date.now()
+    expect(await toolListHits(record)).toBe(1)
+
+    const within = await daemon.cli(['tools', '--refresh', '--json'])
+    expect(within.code).toBe(0)
+    expect(Date.now() - listedAt).toBeLessThan(ttlMs)
+    expect(await toolListHits(record)).toBe(1)
+
+    await waitFor(() => Date.now() - listedAt > ttlMs + 50, ttlMs + 1000, 'the ttl to pass')
+    const after = await daemon.cli(['tools', '--refresh', '--json'])
+    expect(JSON.parse(after.stdout)).toHaveLength(6)
+    expect(await toolListHits(record)).toBe(2)
+  })
+
+  it('lists tools from a legacy server that answers tools/list without declaring the capability', async () => {
+    const daemon = await startDaemon({
+      mcpServers: {
+        undeclared: { command: process.execPath, args: [rawLegacyServerPath, '--undeclared'] },
+      },
+    })
+    expect(await daemon.waitForStatus('undeclared', 'ready')).toMatchObject({ toolCount: 1 })
+    const tools = JSON.parse((await daemon.cli(['tools', '--json'])).stdout) as ToolInfo[]
+    expect(tools.map((tool) => tool.name)).toEqual(['mcp_undeclared_echo'])
+    const call = await daemon.cli(['call', 'mcp_undeclared_echo', '{"text":"undeclared but here"}'])
+    expect(call.stdout).toBe('undeclared but here\n')
+  })
+
+  for (const era of ['legacy', 'modern'] as const) {
+    it(`aggregates three pages of tools on a ${era} connection`, async () => {
+      const record = `${await tempDir()}/record.jsonl`
+      const daemon = await startDaemon({
+        mcpServers: {
+          paged: fixture(
+            [
+              '--era',
+              era === 'modern' ? 'modern' : 'legacy',
+              '--pages',
+              '3',
+              '--extra-tools',
+              '6',
+              '--record',
+              record,
+            ],
+            { versionNegotiation: era === 'modern' ? 'auto' : 'legacy' },
+          ),
+        },
+      })
+      expect(await daemon.waitForStatus('paged', 'ready')).toMatchObject({ era, toolCount: 12 })
+      const tools = JSON.parse((await daemon.cli(['tools', '--json'])).stdout) as ToolInfo[]
+      expect(tools.map((tool) => tool.tool)).toEqual([
+        'echo',
+        'slow',
+        'crash',
+        'env',
+        'rich',
+        'fail',
+        ...Array.from({ length: 6 }, (_, i) => `extra_${i}`),
+      ])
+      expect(await toolListHits(record)).toBe(3)
+    })
+  }
+
+  it('keeps annotations from the same tools/list result that defined the schema', async () => {
+    const daemon = await startDaemon({ mcpServers: { fx: fixture([]) } })
+    await daemon.waitForStatus('fx', 'ready')
+    const tools = JSON.parse((await daemon.cli(['tools', '--json'])).stdout) as ToolInfo[]
+    const echo = tools.find((tool) => tool.tool === 'echo')
+    expect(echo?.annotations).toMatchObject({ readOnlyHint: true })
+    expect(echo?.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { text: { type: 'string' } },
+    })
+  })
+
+  it('applies includeTools and excludeTools, exclude winning', async () => {
+    const daemon = await startDaemon({
+      mcpServers: {
+        fx: fixture([], { includeTools: ['echo', 'slow', 'fail'], excludeTools: ['fail'] }),
+      },
+    })
+    await daemon.waitForStatus('fx', 'ready')
+    const tools = JSON.parse((await daemon.cli(['tools', '--json'])).stdout) as ToolInfo[]
+    expect(tools.map((tool) => tool.tool)).toEqual(['echo', 'slow'])
+    expect((await daemon.cli(['call', 'mcp_fx_fail', '{}'])).code).toBe(2)
+  })
+})
