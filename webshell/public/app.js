@@ -26,20 +26,23 @@ function item(text, className) {
 
 async function show() {
   if (!token) {
-    message.textContent = 'Open Ferry from a terminal with `ferry start` and follow the URL it prints.'
+    message.textContent =
+      'Open Ferry from a terminal with `ferry start` and follow the URL it prints.'
     return
   }
   const [servers, tools] = await Promise.all([api('/servers'), api('/tools')])
   const ready = servers.filter((s) => s.status === 'ready').length
   document.getElementById('summary').textContent = `(${ready}/${servers.length} ready)`
-  document.getElementById('server-list').replaceChildren(
-    ...servers.map((s) =>
-      item(`${s.name}: ${s.status}${s.error ? ` — ${s.error}` : ''}`, `status-${s.status}`),
-    ),
-  )
-  document.getElementById('tool-list').replaceChildren(
-    ...tools.map((t) => item(`${t.name} — ${t.title ?? t.description ?? ''}`)),
-  )
+  document
+    .getElementById('server-list')
+    .replaceChildren(
+      ...servers.map((s) =>
+        item(`${s.name}: ${s.status}${s.error ? ` — ${s.error}` : ''}`, `status-${s.status}`),
+      ),
+    )
+  document
+    .getElementById('tool-list')
+    .replaceChildren(...tools.map((t) => item(`${t.name} — ${t.title ?? t.description ?? ''}`)))
   document.getElementById('servers').hidden = false
   document.getElementById('tools').hidden = false
   message.textContent = ''

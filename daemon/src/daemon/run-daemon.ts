@@ -80,10 +80,9 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
 
   const token = randomBytes(32).toString('base64url')
   const staticFiles = await loadStaticFiles(options.webshellDir ?? defaultWebshellDir)
-  let hosts = new Set<string>()
-  let origins = new Set<string>()
+  // Known once the port is bound; the app reads them on every request.
+  const bound = { hosts: new Set<string>(), origins: new Set<string>(), url: '' }
   const startedAt = new Date().toISOString()
-  let info: RuntimeInfo | undefined
   let stopping: Promise<void> | undefined
   let resolveStopped: () => void = () => {}
   const stopped = new Promise<void>((resolve) => (resolveStopped = resolve))
@@ -109,13 +108,13 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
     ferry,
     token,
     log,
-    hosts: () => hosts,
-    origins: () => origins,
+    hosts: () => bound.hosts,
+    origins: () => bound.origins,
     staticFiles,
     status: () => ({
       pid: process.pid,
       version,
-      url: info?.url ?? '',
+      url: bound.url,
       stateDir: options.stateDir,
       startedAt,
     }),
@@ -140,13 +139,14 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
   }
   const port = (server.address() as AddressInfo).port
   const authority = `${hostLiteral(options.host)}:${port}`
-  hosts = new Set([authority])
-  origins = new Set([`http://${authority}`])
-  info = {
+  bound.hosts = new Set([authority])
+  bound.origins = new Set([`http://${authority}`])
+  bound.url = `http://${authority}/`
+  const info: RuntimeInfo = {
     pid: process.pid,
     port,
     host: options.host,
-    url: `http://${authority}/`,
+    url: bound.url,
     version,
     token,
     startedAt,
