@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { ErrorCode, FerryError } from '../errors.js'
 import { isAlive } from '../daemon/lock.js'
 import { readRuntimeFile } from '../daemon/runtime-file.js'
-import { runDaemon } from '../daemon/run-daemon.js'
+import { runDaemon, type DaemonHandle } from '../daemon/run-daemon.js'
 import { ensurePrivateDir } from '../daemon/state-dir.js'
 import type { StatusResponse } from '../protocol/index.js'
 import type { CliContext } from './context.js'
@@ -28,6 +28,19 @@ export function webshellUrl(url: string, token: string): string {
 }
 
 export async function serve(ctx: CliContext, options: ServeOptions): Promise<number> {
+  // Signals are handled from the first moment, so none can kill the daemon half-started.
+  const live: { daemon?: DaemonHandle; stopRequested?: string } = {}
+  const onStop = (signal: string) => {
+    if (live.daemon === undefined) live.stopRequested = signal
+    else void live.daemon.stop(`received ${signal}`)
+  }
+  process.on('SIGTERM', onStop)
+  process.on('SIGINT', onStop)
+  process.on('SIGHUP', () => {
+    live.daemon?.ferry.reload().catch((error: unknown) => {
+      live.daemon?.log({ kind: 'settings.reload_failed', error: (error as Error).message })
+    })
+  })
   const daemon = await runDaemon({
     stateDir: ctx.stateDir,
     cwd: ctx.cwd,
@@ -39,14 +52,8 @@ export async function serve(ctx: CliContext, options: ServeOptions): Promise<num
     dangerouslyAllowNonLoopback: options.dangerouslyAllowNonLoopback,
   })
   ctx.out(`Ferry ${daemon.info.version} listening on ${daemon.info.url} (pid ${daemon.info.pid})`)
-  const onSignal = (signal: string) => void daemon.stop(`received ${signal}`)
-  process.on('SIGTERM', onSignal)
-  process.on('SIGINT', onSignal)
-  process.on('SIGHUP', () => {
-    daemon.ferry.reload().catch((error: unknown) => {
-      daemon.log({ kind: 'settings.reload_failed', error: (error as Error).message })
-    })
-  })
+  live.daemon = daemon
+  if (live.stopRequested !== undefined) void daemon.stop(`received ${live.stopRequested}`)
   await daemon.stopped
   // Everything is flushed and closed; idle keep-alive sockets must not hold the process open.
   process.exit(0)

@@ -33,11 +33,7 @@ function serveOptions(command: Command): Command {
         .argParser(integer('--port', 0))
         .default(0),
     )
-    .addOption(
-      new Option('--host <address>', 'loopback address to bind')
-        .choices(['127.0.0.1', '::1'])
-        .default('127.0.0.1'),
-    )
+    .option('--host <address>', 'loopback address to bind: 127.0.0.1 or ::1', '127.0.0.1')
     .option('--dangerously-allow-non-loopback', 'allow --host values other than loopback', false)
 }
 
@@ -126,8 +122,6 @@ export async function main(argv: string[]): Promise<number> {
   const program = buildProgram((task) => {
     pending = task(cliContext(program.opts<GlobalOptions>()))
   })
-  program.exitOverride()
-  program.configureOutput({ writeErr: (text) => process.stderr.write(text) })
   try {
     await program.parseAsync(argv)
     return pending === undefined ? EXIT_OK : await pending

@@ -107,7 +107,6 @@ export class Connection {
   ): Promise<CallToolResult> {
     const client = this.readyClient()
     const timeout = options.timeoutMs ?? this.config.timeout
-    const started = Date.now()
     try {
       return (await client.callTool(
         { name: tool, arguments: args },
@@ -120,7 +119,7 @@ export class Connection {
         },
       )) as CallToolResult
     } catch (error) {
-      throw await this.callFailure(error, tool, options.signal, timeout, started)
+      throw await this.callFailure(error, tool, options.signal, timeout)
     }
   }
 
@@ -140,7 +139,6 @@ export class Connection {
     tool: string,
     signal: AbortSignal | undefined,
     timeout: number,
-    started: number,
   ): Promise<FerryError> {
     if (signal?.aborted) {
       return new FerryError(ErrorCode.ToolCancelled, `call to ${tool} was cancelled`, {
@@ -148,10 +146,10 @@ export class Connection {
       })
     }
     if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
-      const elapsed = Date.now() - started
+      const total = (error.data as { maxTotalTimeout?: unknown } | undefined)?.maxTotalTimeout
       const message =
-        elapsed >= timeout * MAX_TOTAL_TIMEOUT_FACTOR
-          ? `${tool} on "${this.name}" ran past its total limit of ${timeout * MAX_TOTAL_TIMEOUT_FACTOR} ms`
+        typeof total === 'number'
+          ? `${tool} on "${this.name}" ran past its total limit of ${total} ms`
           : `${tool} on "${this.name}" timed out after ${timeout} ms without progress`
       return new FerryError(ErrorCode.ToolTimeout, message, { cause: error })
     }

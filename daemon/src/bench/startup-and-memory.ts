@@ -1,0 +1,56 @@
+// Start-up: 20 stdio servers connecting at once against the slowest single server, and daemon
+// memory with 20 connected servers holding 2,000 tools.
+
+import { readFile } from 'node:fs/promises'
+import { fixtureEntry, startBenchDaemon } from './bench-env.js'
+import { ms } from './stats.js'
+
+const SERVERS = 20
+const BASE_TOOLS = 6
+
+async function timeToReady(
+  servers: number,
+  extraTools: number,
+): Promise<{ ms: number; rssMb: number; tools: number }> {
+  const mcpServers: Record<string, unknown> = {}
+  for (let i = 0; i < servers; i++) {
+    mcpServers[`s${i}`] = fixtureEntry(['--extra-tools', String(extraTools)])
+  }
+  const started = performance.now()
+  const daemon = await startBenchDaemon({ mcpServers })
+  try {
+    await daemon.waitAllReady(servers)
+    const elapsed = performance.now() - started
+    const tools = (await daemon.api<unknown[]>('/tools')).length
+    const status = await readFile(`/proc/${daemon.child.pid}/status`, 'utf8').catch(() => '')
+    const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN)
+    return { ms: elapsed, rssMb: rssKb / 1024, tools }
+  } finally {
+    await daemon.stop()
+  }
+}
+
+export async function benchStartup(): Promise<void> {
+  const singles: number[] = []
+  for (let i = 0; i < 5; i++) singles.push((await timeToReady(1, 0)).ms)
+  const slowestSingle = Math.max(...singles)
+  const many = await timeToReady(SERVERS, 0)
+  console.log(`start-up (daemon start until every server is ready)`)
+  console.log(
+    `  one server, 5 runs  ${singles.map((v) => v.toFixed(0)).join(', ')} ms; slowest ${ms(slowestSingle)}`,
+  )
+  console.log(
+    `  ${SERVERS} servers at once   ${ms(many.ms)}  ratio ${(many.ms / slowestSingle).toFixed(2)}x of the slowest single  (target ≤ 1.5x)`,
+  )
+}
+
+export async function benchMemory(): Promise<void> {
+  const extra = 100 - BASE_TOOLS
+  const baseline = await timeToReady(1, 0)
+  const loaded = await timeToReady(SERVERS, extra)
+  console.log(`memory (daemon RSS)`)
+  console.log(`  1 server, ${BASE_TOOLS} tools        ${baseline.rssMb.toFixed(1)} MB`)
+  console.log(
+    `  ${SERVERS} servers, ${loaded.tools} tools  ${loaded.rssMb.toFixed(1)} MB  ratio ${(loaded.rssMb / baseline.rssMb).toFixed(2)}x  (target ≤ 150 MB)`,
+  )
+}
