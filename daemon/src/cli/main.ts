@@ -41,6 +41,9 @@ export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) =
   const program = new Command('ferry')
     .description('A local daemon that owns your MCP server sessions.')
     .version(version)
+    // Set before any subcommand exists: subcommands copy these when they are created.
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) })
     .option(
       '--state-dir <dir>',
       'state directory (default: $FERRY_STATE_DIR or ~/.local/state/ferry)',
