@@ -1,6 +1,7 @@
 // Shared set-up for benchmarks: fixture paths, temporary settings, and a daemon child process.
 
 import { spawn, type ChildProcess } from 'node:child_process'
+import { Agent, request as httpRequest } from 'node:http'
 import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,6 +12,10 @@ import type { ServerInfo } from '../protocol/index.js'
 export const fixtureServer = fileURLToPath(
   new URL('../../../e2e/dist/fixtures/stdio-server.js', import.meta.url),
 )
+/** A hand-written JSON-RPC server: starts as fast as Node itself. */
+export const rawServer = fileURLToPath(
+  new URL('../../../e2e/dist/fixtures/raw-legacy-server.js', import.meta.url),
+)
 const ferryBin = fileURLToPath(new URL('../../bin/ferry.js', import.meta.url))
 
 export function fixtureEntry(flags: string[], extra: Record<string, unknown> = {}) {
@@ -19,6 +24,8 @@ export function fixtureEntry(flags: string[], extra: Record<string, unknown> = {
 
 export interface BenchDaemon {
   info: RuntimeInfo
+  /** performance.now() when the runtime file appeared: the daemon listens and starts connecting. */
+  listeningAt: number
   child: ChildProcess
   api<T>(path: string, body?: unknown): Promise<T>
   waitAllReady(count: number): Promise<ServerInfo[]>
@@ -44,20 +51,42 @@ export async function startBenchDaemon(settings: unknown): Promise<BenchDaemon> 
   }
   const url = runtime.url
   const token = runtime.token
-  const api = async <T>(path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(new URL(`api${path}`, url), {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
+  // node:http with a keep-alive agent: the lightest client, so the numbers show Ferry, not fetch.
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+  const api = <T>(path: string, body?: unknown): Promise<T> =>
+    new Promise((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body)
+      const request = httpRequest(
+        new URL(`api${path}`, url),
+        {
+          agent,
+          method: payload === undefined ? 'GET' : 'POST',
+          headers: {
+            authorization: `Bearer ${token}`,
+            ...(payload === undefined
+              ? {}
+              : {
+                  'content-type': 'application/json',
+                  'content-length': Buffer.byteLength(payload),
+                }),
+          },
+        },
+        (response) => {
+          let text = ''
+          response.setEncoding('utf8')
+          response.on('data', (chunk: string) => (text += chunk))
+          response.on('end', () => {
+            if ((response.statusCode ?? 500) >= 400) reject(new Error(`${path}: ${text}`))
+            else resolve(JSON.parse(text) as T)
+          })
+        },
+      )
+      request.on('error', reject)
+      request.end(payload)
     })
-    if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`)
-    return (await response.json()) as T
-  }
   return {
     info: runtime,
+    listeningAt: performance.now(),
     child,
     api,
     async waitAllReady(count) {
@@ -69,6 +98,7 @@ export async function startBenchDaemon(settings: unknown): Promise<BenchDaemon> 
       }
     },
     async stop() {
+      agent.destroy()
       const exited = new Promise((resolve) => child.once('exit', resolve))
       child.kill('SIGTERM')
       await exited

@@ -17,7 +17,6 @@ import { connectDaemon, notRunning } from './daemon-client.js'
 export interface ServeOptions {
   port: number
   host: string
-  dangerouslyAllowNonLoopback: boolean
 }
 
 const binPath = fileURLToPath(new URL('../../bin/ferry.js', import.meta.url))
@@ -49,7 +48,6 @@ export async function serve(ctx: CliContext, options: ServeOptions): Promise<num
     homeDir: ctx.homeDir,
     port: options.port,
     host: options.host,
-    dangerouslyAllowNonLoopback: options.dangerouslyAllowNonLoopback,
   })
   ctx.out(`Ferry ${daemon.info.version} listening on ${daemon.info.url} (pid ${daemon.info.pid})`)
   live.daemon = daemon
@@ -93,7 +91,6 @@ export async function start(ctx: CliContext, options: ServeOptions): Promise<num
   const args = [binPath, 'serve', '--state-dir', ctx.stateDir, '--port', String(options.port)]
   args.push('--host', options.host)
   if (ctx.configFile !== undefined) args.push('--config', resolve(ctx.cwd, ctx.configFile))
-  if (options.dangerouslyAllowNonLoopback) args.push('--dangerously-allow-non-loopback')
   const child = spawn(process.execPath, args, {
     cwd: ctx.cwd,
     detached: true,

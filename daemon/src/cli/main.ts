@@ -34,7 +34,6 @@ function serveOptions(command: Command): Command {
         .default(0),
     )
     .option('--host <address>', 'loopback address to bind: 127.0.0.1 or ::1', '127.0.0.1')
-    .option('--dangerously-allow-non-loopback', 'allow --host values other than loopback', false)
 }
 
 export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) => void): Command {
@@ -46,7 +45,7 @@ export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) =
     .configureOutput({ writeErr: (text) => process.stderr.write(text) })
     .option(
       '--state-dir <dir>',
-      'state directory (default: $FERRY_STATE_DIR or ~/.local/state/ferry)',
+      'state directory (default: $FERRY_STATE_DIR, else $XDG_STATE_HOME/ferry, else ~/.local/state/ferry)',
     )
     .option(
       '--config <file>',
@@ -103,6 +102,11 @@ export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) =
     .command('reload')
     .description('re-read settings; changed servers reconnect')
     .action(() => run(async (c) => (await serverCommands()).reload(c)))
+  program
+    .command('reconnect')
+    .description("drop a server's connection and connect again now")
+    .argument('<server>', 'server name')
+    .action((server: string) => run(async (c) => (await serverCommands()).reconnect(c, server)))
   program
     .command('logs')
     .description("print a server's recent stderr")

@@ -58,10 +58,20 @@ export async function reload(ctx: CliContext): Promise<number> {
     names.length > 0 ? ctx.out(`${label}: ${names.join(', ')}`) : undefined
   line('Added', result.added)
   line('Reconnected', result.reconnected)
+  line('Stopped', result.stopped)
   line('Unchanged', result.unchanged)
   line('Removed', result.removed)
   for (const warning of result.warnings) ctx.out(`Warning: ${warning}`)
   return 0
+}
+
+export async function reconnect(ctx: CliContext, server: string): Promise<number> {
+  const list = await (
+    await connectDaemon(ctx.stateDir)
+  ).post<ServerInfo[]>(`/servers/${encodeURIComponent(server)}/reconnect`)
+  const info = list.find((entry) => entry.name === server)
+  ctx.out(`${server}: ${info?.status ?? 'unknown'}${info?.error ? ` — ${info.error}` : ''}`)
+  return info?.status === 'ready' ? 0 : 2
 }
 
 export async function logs(ctx: CliContext, server: string): Promise<number> {

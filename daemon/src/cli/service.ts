@@ -2,7 +2,7 @@
 // that runs `ferry serve` at login.
 
 import { mkdir, rm, writeFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ErrorCode, FerryError } from '../errors.js'
 import type { CliContext } from './context.js'
@@ -26,10 +26,18 @@ function systemdQuote(value: string): string {
 }
 
 export function serviceFile(ctx: CliContext, platform: NodeJS.Platform): ServiceFile {
-  const command = [process.execPath, binPath, 'serve', '--state-dir', ctx.stateDir]
-  if (ctx.configFile !== undefined) command.push('--config', ctx.configFile)
+  // The service runs from the home directory: every path it gets must be absolute.
+  const command = [
+    process.execPath,
+    binPath,
+    'serve',
+    '--state-dir',
+    resolve(ctx.cwd, ctx.stateDir),
+  ]
+  if (ctx.configFile !== undefined) command.push('--config', resolve(ctx.cwd, ctx.configFile))
   if (platform === 'linux') {
-    const configHome = ctx.env.XDG_CONFIG_HOME || join(ctx.homeDir, '.config')
+    const xdg = ctx.env.XDG_CONFIG_HOME
+    const configHome = xdg && isAbsolute(xdg) ? xdg : join(ctx.homeDir, '.config')
     return {
       path: join(configHome, 'systemd', 'user', 'ferry.service'),
       contents: [

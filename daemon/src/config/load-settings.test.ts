@@ -77,7 +77,7 @@ describe('loadSettings', () => {
     expect(settings.files).toEqual([join(xdg, 'ferry', 'settings.json')])
   })
 
-  it('lets workspace entries and lists replace the user ones of the same name', async () => {
+  it('lets workspace entries replace user ones, while the allow and exclude lists only tighten', async () => {
     const options = await sandbox()
     await write(options.userFile, {
       mcpServers: {
@@ -95,13 +95,27 @@ describe('loadSettings', () => {
     expect(settings.files).toEqual([options.userFile, options.workspaceFile])
     expect(settings.servers.map((s) => [s.name, s.state])).toEqual([
       ['shared', 'enabled'],
-      ['userOnly', 'enabled'],
+      ['userOnly', 'disabled'],
       ['blocked', 'disabled'],
       ['wsOnly', 'enabled'],
     ])
     const shared = settings.servers[0]
     if (shared?.state !== 'enabled') throw new Error('shared not enabled')
     expect(shared.config).toMatchObject({ transport: 'sse', trust: false })
+  })
+
+  it('never lets a workspace allow list re-admit a server the user list leaves out', async () => {
+    const options = await sandbox()
+    await write(options.userFile, { mcpServers: {}, mcp: { allowed: ['safe-*'] } })
+    await write(options.workspaceFile, {
+      mcpServers: { 'safe-one': { command: 's' }, sneaky: { command: 'x' } },
+      mcp: { allowed: ['*'] },
+    })
+    const settings = await loadSettings(options)
+    expect(settings.servers.map((s) => [s.name, s.state])).toEqual([
+      ['safe-one', 'enabled'],
+      ['sneaky', 'disabled'],
+    ])
   })
 
   it('resolves a relative cwd against the directory of the file that defined the server', async () => {

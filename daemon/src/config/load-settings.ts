@@ -15,22 +15,24 @@ export async function loadSettings(options: LoadOptions): Promise<Settings> {
     const file = await readSettingsFile(paths.explicit, true)
     files = file === undefined ? [] : [file]
   } else {
-    const candidates = paths.user === paths.workspace ? [paths.user] : [paths.user, paths.workspace]
-    const read = await Promise.all(candidates.map((path) => readSettingsFile(path, false)))
+    const read = await Promise.all(
+      [paths.user, paths.workspace].map((path) => readSettingsFile(path, false)),
+    )
     files = read.filter((file): file is SettingsFile => file !== undefined)
   }
   if (files.length === 0) return demoSettings()
 
-  // Later files win: a workspace entry replaces the user's entry of the same name as a whole, and a
-  // workspace `mcp.allowed` / `mcp.excluded` replaces the user's list when present.
+  // Later files win for servers: a workspace entry replaces the user's entry of the same name as a
+  // whole. The lists only tighten: a repository's settings can never re-allow what the user's
+  // `mcp.allowed` leaves out or `mcp.excluded` names.
   const entries = new Map<string, { raw: unknown; file: string }>()
-  let allowed: string[] | undefined
-  let excluded: string[] | undefined
+  const allowed: string[][] = []
+  const excluded: string[] = []
   const warnings: string[] = []
   for (const file of files) {
     for (const [name, raw] of file.servers) entries.set(name, { raw, file: file.path })
-    allowed = file.allowed ?? allowed
-    excluded = file.excluded ?? excluded
+    if (file.allowed !== undefined) allowed.push(file.allowed)
+    excluded.push(...(file.excluded ?? []))
     warnings.push(...file.warnings)
   }
 

@@ -9,8 +9,9 @@ import { serverKeys, serverSchema } from './server-schema.js'
 import type { ServerEntry, TransportKind } from './types.js'
 
 export interface ServerPolicy {
-  allowed: string[] | undefined
-  excluded: string[] | undefined
+  /** Every present `mcp.allowed` list; a server must match each of them. */
+  allowed: string[][]
+  excluded: string[]
 }
 
 export interface ResolveInput {
@@ -60,9 +61,9 @@ export function resolveServer(input: ResolveInput): { entry: ServerEntry; warnin
 }
 
 function disabledReason(name: string, raw: unknown, policy: ServerPolicy): string | undefined {
-  const pattern = policy.excluded?.find((candidate) => matchesAny(name, [candidate]))
+  const pattern = policy.excluded.find((candidate) => matchesAny(name, [candidate]))
   if (pattern !== undefined) return `excluded by mcp.excluded pattern "${pattern}"`
-  if (policy.allowed !== undefined && !matchesAny(name, policy.allowed)) return 'not in mcp.allowed'
+  if (policy.allowed.some((list) => !matchesAny(name, list))) return 'not in mcp.allowed'
   if (isPlainObject(raw) && raw.disabled === true) return 'disabled in settings'
   return undefined
 }

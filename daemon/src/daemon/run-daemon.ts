@@ -28,8 +28,6 @@ export interface DaemonOptions {
   homeDir: string
   port: number
   host: string
-  /** Binding anything but loopback exposes every configured server; it needs this explicit opt-in. */
-  dangerouslyAllowNonLoopback: boolean
   webshellDir?: string
 }
 
@@ -48,13 +46,11 @@ function hostLiteral(host: string): string {
 }
 
 export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
-  if (
-    !options.dangerouslyAllowNonLoopback &&
-    !(LOOPBACK_HOSTS as readonly string[]).includes(options.host)
-  ) {
+  // Anything but loopback would expose every configured server to the network.
+  if (!(LOOPBACK_HOSTS as readonly string[]).includes(options.host)) {
     throw new FerryError(
       ErrorCode.BadRequest,
-      `refusing to bind ${options.host}: Ferry listens on 127.0.0.1 or ::1 only (--dangerously-allow-non-loopback overrides)`,
+      `refusing to bind ${options.host}: Ferry listens on 127.0.0.1 or ::1 only`,
     )
   }
   await ensurePrivateDir(options.stateDir)

@@ -2,7 +2,7 @@
 // directory (0700) that Ferry verifies rather than trusts.
 
 import { chmod, mkdir, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { isAbsolute, join } from 'node:path'
 import { ErrorCode, FerryError } from '../errors.js'
 
 export function resolveStateDir(
@@ -12,7 +12,9 @@ export function resolveStateDir(
 ): string {
   if (flag !== undefined && flag !== '') return flag
   if (env.FERRY_STATE_DIR) return env.FERRY_STATE_DIR
-  const base = env.XDG_STATE_HOME ? env.XDG_STATE_HOME : join(homeDir, '.local', 'state')
+  // The XDG spec says to ignore a relative path here.
+  const xdg = env.XDG_STATE_HOME
+  const base = xdg && isAbsolute(xdg) ? xdg : join(homeDir, '.local', 'state')
   return join(base, 'ferry')
 }
 

@@ -39,13 +39,14 @@ export function createApp(deps: AppDeps): Hono {
     respondWithError(c, new FerryError(ErrorCode.NotFound, 'not found'), deps.log),
   )
 
-  app.use('*', hostGuard(deps.hosts), originGuard(deps.origins))
+  // Headers first, so refusals from the guards carry them too.
   app.use('*', async (c, next) => {
     await next()
     c.header('X-Content-Type-Options', 'nosniff')
     c.header('Referrer-Policy', 'strict-origin')
     c.header('Cache-Control', 'no-store')
   })
+  app.use('*', hostGuard(deps.hosts), originGuard(deps.origins))
 
   app.get('*', async (c, next) => {
     const file = deps.staticFiles.get(c.req.path)

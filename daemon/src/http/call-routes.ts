@@ -69,7 +69,10 @@ export function callRoutes(ferry: Ferry): Hono {
     }
     c.header('Content-Type', 'application/x-ndjson')
     return stream(c, async (out) => {
-      const write = (line: CallStreamLine) => out.write(`${JSON.stringify(line)}\n`)
+      // Lines go out strictly in order, each after the previous write finished.
+      let written: Promise<unknown> = Promise.resolve()
+      const write = (line: CallStreamLine) =>
+        (written = written.then(() => out.write(`${JSON.stringify(line)}\n`)))
       try {
         await write({ call: { id } })
         const result = await run((line) => void write(line))

@@ -17,6 +17,8 @@ import { createTransport } from './transports.js'
 
 export const BACKOFF_START_MS = 500
 export const BACKOFF_CAP_MS = 30_000
+/** A connection that stayed up this long before failing starts its backoff afresh. */
+export const STABLE_AFTER_MS = 60_000
 /** The per-call timeout resets on progress; this multiple of it still bounds the whole call. */
 export const MAX_TOTAL_TIMEOUT_FACTOR = 10
 
@@ -51,6 +53,7 @@ export class Connection {
   private closed = false
   private everReady = false
   private backoffMs = BACKOFF_START_MS
+  private readyAt = 0
   private retryTimer: NodeJS.Timeout | undefined
   private processEnd: string | undefined
   /** The stdio server's process group (its launcher made it the group leader). */
@@ -203,8 +206,8 @@ export class Connection {
         await this.deps.priors.forget(this.fingerprint)
         await this.attempt(plan, undefined)
       }
-      this.backoffMs = BACKOFF_START_MS
       this.everReady = true
+      this.readyAt = Date.now()
       this.setStatus('ready')
     } catch (error) {
       if (this.closed) return
@@ -281,6 +284,8 @@ export class Connection {
     const end = this.processEnd ?? 'closed the connection'
     this.stderr.note(`ferry: server ${end}`)
     this.setStatus('failed', `server ${end}`)
+    // A server that crashes soon after each reconnect keeps backing off instead of looping.
+    if (Date.now() - this.readyAt >= STABLE_AFTER_MS) this.backoffMs = BACKOFF_START_MS
     this.scheduleRetry()
   }
 

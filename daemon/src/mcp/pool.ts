@@ -3,7 +3,7 @@
 
 import type { ServerEntry, Settings } from '../config/types.js'
 import type { Log } from '../log.js'
-import type { ServerInfo } from '../protocol/index.js'
+import type { ReloadResponse, ServerInfo } from '../protocol/index.js'
 import { Connection, type ConnectionDeps } from './connection.js'
 import type { PriorStore } from './prior-store.js'
 
@@ -16,12 +16,7 @@ export interface PoolDeps {
   onChange: () => void
 }
 
-export interface ApplyResult {
-  added: string[]
-  reconnected: string[]
-  unchanged: string[]
-  removed: string[]
-}
+export type ApplyResult = Omit<ReloadResponse, 'warnings'>
 
 type Placeholder = Extract<ServerEntry, { state: 'disabled' | 'invalid' }>
 
@@ -37,8 +32,7 @@ export class Pool {
 
   /** Reconciles with `settings`; resolves once every new connection's first attempt settled. */
   async apply(settings: Settings): Promise<ApplyResult> {
-    const result: ApplyResult = { added: [], reconnected: [], unchanged: [], removed: [] }
-    const previousNames = new Set(this.entries.map((entry) => entry.name))
+    const previous = new Map(this.entries.map((entry) => [entry.name, entry]))
     const wanted = new Map<string, Extract<ServerEntry, { state: 'enabled' }>>()
     for (const entry of settings.servers) {
       if (entry.state === 'enabled') {
@@ -56,20 +50,16 @@ export class Pool {
       const existing = this.connections.get(key)
       if (existing !== undefined) {
         existing.config = entry.config
-        result.unchanged.push(entry.name)
         continue
       }
       const connection = new Connection(entry.config, entry.fingerprint, this.connectionDeps())
       this.connections.set(key, connection)
-      ;(previousNames.has(entry.name) ? result.reconnected : result.added).push(entry.name)
       starting.push(connection.start())
     }
-    const names = new Set(settings.servers.map((entry) => entry.name))
-    result.removed = [...previousNames].filter((name) => !names.has(name))
     this.entries = settings.servers
     this.deps.onChange()
     await Promise.all([...closing, ...starting])
-    return result
+    return classify(previous, settings.servers)
   }
 
   get(name: string): Connection | undefined {
@@ -119,6 +109,31 @@ export class Pool {
       onChange: this.deps.onChange,
     }
   }
+}
+
+function sameConnection(before: ServerEntry, after: ServerEntry): boolean {
+  if (before.state !== after.state) return false
+  return before.state !== 'enabled' || before.fingerprint === (after as typeof before).fingerprint
+}
+
+function classify(previous: Map<string, ServerEntry>, next: ServerEntry[]): ApplyResult {
+  const result: ApplyResult = {
+    added: [],
+    reconnected: [],
+    stopped: [],
+    unchanged: [],
+    removed: [],
+  }
+  const names = new Set(next.map((entry) => entry.name))
+  for (const entry of next) {
+    const before = previous.get(entry.name)
+    if (before === undefined) result.added.push(entry.name)
+    else if (sameConnection(before, entry)) result.unchanged.push(entry.name)
+    else if (entry.state === 'enabled') result.reconnected.push(entry.name)
+    else result.stopped.push(entry.name)
+  }
+  result.removed = [...previous.keys()].filter((name) => !names.has(name))
+  return result
 }
 
 function placeholderInfo(entry: Placeholder): ServerInfo {

@@ -80,11 +80,18 @@ export interface StatusResponse {
   servers: { total: number; ready: number }
 }
 
+/** What `POST /api/reload` changed, by server name. */
 export interface ReloadResponse {
-  reconnected: string[]
-  unchanged: string[]
-  removed: string[]
+  /** New names. */
   added: string[]
+  /** Enabled now, with a new connection: settings changed, or newly enabled. */
+  reconnected: string[]
+  /** Now disabled or invalid, where before it was enabled or off for another reason. */
+  stopped: string[]
+  /** Same state and connection settings as before (timeouts, trust and filters may change). */
+  unchanged: string[]
+  /** Names gone from the settings. */
+  removed: string[]
   warnings: string[]
 }
 

@@ -45,11 +45,14 @@ function annotationsOf(tool: Tool): ToolAnnotations {
 }
 
 export function buildRegistry(sources: readonly ToolSource[]): RegistryEntry[] {
-  const picked = sources.flatMap((source) =>
-    source.tools
+  const picked = sources.flatMap((source) => {
+    // A server that lists one name twice gets one entry: the first definition.
+    const seen = new Set<string>()
+    return source.tools
+      .filter((tool) => !seen.has(tool.name) && seen.add(tool.name))
       .filter((tool) => isToolAllowed(source.config, tool.name))
-      .map((tool) => ({ server: source.config.name, tool })),
-  )
+      .map((tool) => ({ server: source.config.name, tool }))
+  })
   const names = qualifyNames(picked.map(({ server, tool }) => ({ server, tool: tool.name })))
   return picked.map(({ server, tool }, i) => ({
     name: names[i] as string,
