@@ -379,11 +379,13 @@ describe('ferry reload', () => {
       mcpServers: {
         keep: fixture(['--spawn-log', keepLog]),
         change: fixture(['--spawn-log', changeLog]),
+        retire: fixture([]),
       },
     })
     await Promise.all([
       daemon.waitForStatus('keep', 'ready'),
       daemon.waitForStatus('change', 'ready'),
+      daemon.waitForStatus('retire', 'ready'),
     ])
     const [oldChange] = await readJsonLines<{ pid: number }>(changeLog)
 
@@ -391,6 +393,7 @@ describe('ferry reload', () => {
       mcpServers: {
         keep: fixture(['--spawn-log', keepLog]),
         change: fixture(['--spawn-log', changeLog, '--tool-name', 'v2']),
+        retire: fixture([], { disabled: true }),
         added: fixture([]),
       },
     })
@@ -399,11 +402,13 @@ describe('ferry reload', () => {
     expect(reload.stdout).toContain('Added: added')
     expect(reload.stdout).toContain('Reconnected: change')
     expect(reload.stdout).toContain('Unchanged: keep')
+    expect(reload.stdout).toContain('Stopped: retire')
 
     const servers = await daemon.servers()
     expect(servers.map((s) => [s.name, s.status])).toEqual([
       ['keep', 'ready'],
       ['change', 'ready'],
+      ['retire', 'disabled'],
       ['added', 'ready'],
     ])
     expect(await countLines(keepLog)).toBe(1)

@@ -139,6 +139,7 @@ describe('the Host allowlist', () => {
       ]) {
         const response = await send(port, { path, headers: { host, ...auth(daemon) } })
         expect(response.status, `${path} with Host ${host}`).toBe(403)
+        expect(response.headers['x-content-type-options']).toBe('nosniff')
         expect(JSON.parse(response.body)).toEqual({
           error: { code: 'forbidden', message: expect.any(String) },
         })
