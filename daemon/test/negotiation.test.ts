@@ -93,6 +93,25 @@ describe('version negotiation', () => {
     expect(Date.now() - started).toBeLessThan(4000)
   })
 
+  for (const negotiation of ['legacy', 'auto'] as const) {
+    it(`fails a server that never speaks within its discoveryTimeoutMs (${negotiation})`, async () => {
+      const daemon = await startDaemon({
+        mcpServers: {
+          mute: {
+            command: 'sleep',
+            args: ['30'],
+            versionNegotiation: negotiation,
+            discoveryTimeoutMs: 2000,
+          },
+        },
+      })
+      const started = Date.now()
+      const server = await daemon.waitForStatus('mute', 'failed', 10_000)
+      expect(server.error).toContain('no answer within 2000 ms')
+      expect(Date.now() - started).toBeLessThan(2000 + 1500)
+    })
+  }
+
   it('skips the probe when the budget cannot cover it, proved by a single spawn', async () => {
     const dir = await tempDir()
     const daemon = await startDaemon({
