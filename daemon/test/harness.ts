@@ -13,7 +13,12 @@ import type { ServerInfo } from '../src/protocol/index.js'
 
 import { stdioServerPath } from '../../e2e/fixtures/paths.js'
 
-export { httpServerPath, rawLegacyServerPath, stdioServerPath } from '../../e2e/fixtures/paths.js'
+export {
+  httpServerPath,
+  rawLegacyServerPath,
+  sseServerPath,
+  stdioServerPath,
+} from '../../e2e/fixtures/paths.js'
 
 export const ferryBin = fileURLToPath(new URL('../bin/ferry.js', import.meta.url))
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, httpServerPath, startDaemon } from './harness.js'
+import { cleanup, httpServerPath, sseServerPath, startDaemon } from './harness.js'
 
 const servers: Array<() => void> = []
 afterEach(async () => {
@@ -9,8 +9,8 @@ afterEach(async () => {
   await cleanup()
 })
 
-async function startHttpFixture(): Promise<string> {
-  const child = spawn(process.execPath, [httpServerPath, '--port', '0'], {
+async function startHttpFixture(path = httpServerPath): Promise<string> {
+  const child = spawn(process.execPath, [path, '--port', '0'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   servers.push(() => child.kill('SIGTERM'))
@@ -62,5 +62,36 @@ describe('Streamable HTTP (legacy, sessionful)', () => {
     const server = (await daemon.servers()).find((s) => s.name === 'remote')
     expect(server?.status).toBe('invalid')
     expect(server?.error).toContain('versionNegotiation')
+  })
+})
+
+describe('SSE', () => {
+  it('connects, calls and sends the configured headers, with ${VAR} expanded, on the stream and every POST', async () => {
+    const url = await startHttpFixture(sseServerPath)
+    const daemon = await startDaemon(
+      {
+        mcpServers: {
+          legacy: {
+            url,
+            headers: { authorization: 'Bearer ${FERRY_TEST_SSE_TOKEN}', 'x-test': 'yes' },
+          },
+        },
+      },
+      { env: { FERRY_TEST_SSE_TOKEN: 'sse-secret' } },
+    )
+    expect(await daemon.waitForStatus('legacy', 'ready')).toMatchObject({ transport: 'sse' })
+    const call = await daemon.cli(['call', 'mcp_legacy_echo', '{"text":"over sse"}'])
+    expect(call).toMatchObject({ code: 0, stdout: 'over sse\n' })
+
+    const captured = (await (await fetch(new URL('/captured', url))).json()) as Array<{
+      method: string
+      headers: Record<string, string>
+    }>
+    expect(captured.map((request) => request.method)).toContain('GET')
+    expect(captured.filter((request) => request.method === 'POST').length).toBeGreaterThan(2)
+    for (const request of captured) {
+      expect(request.headers.authorization).toBe('Bearer sse-secret')
+      expect(request.headers['x-test']).toBe('yes')
+    }
   })
 })

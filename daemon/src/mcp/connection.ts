@@ -225,9 +225,6 @@ export class Connection {
         plan.kind === 'auto'
           ? { mode: 'auto', probe: { timeoutMs: plan.probeTimeoutMs, maxRetries: 0 } }
           : { mode: 'legacy' },
-      listChanged: {
-        tools: { autoRefresh: false, onChanged: () => this.onToolsChanged(generation) },
-      },
     })
     const transport: Transport = createTransport(this.config, {
       onStderr: (chunk) => this.stderr.push(chunk),
@@ -245,6 +242,7 @@ export class Connection {
         ...(prior === undefined ? {} : { prior: { kind: 'modern', discover: prior } }),
       })
       const discovered = await discoverAll(client, 'use')
+      await this.watchToolList(client, generation)
       if (timedOut) throw new Error('deadline passed')
       clearTimeout(deadline)
       this.pending = undefined
@@ -300,9 +298,26 @@ export class Connection {
     }, delay)
   }
 
+  /**
+   * One path for both eras: legacy servers send `notifications/tools/list_changed` unprompted;
+   * modern ones only on a `subscriptions/listen` stream, opened here whether or not the connect
+   * went through a probe (a remembered verdict skips the SDK's own auto-open).
+   */
+  private async watchToolList(client: Client, generation: number): Promise<void> {
+    client.setNotificationHandler('notifications/tools/list_changed', () =>
+      this.onToolsChanged(generation),
+    )
+    if (
+      client.getProtocolEra() === 'modern' &&
+      client.getServerCapabilities()?.tools?.listChanged
+    ) {
+      await client.listen({ toolsListChanged: true })
+    }
+  }
+
   private onToolsChanged(generation: number): void {
     if (generation !== this.generation || this.status !== 'ready') return
-    this.refreshTools('use').catch((error: unknown) =>
+    this.refreshTools('refresh').catch((error: unknown) =>
       this.deps.log({ kind: 'server.list_failed', server: this.name, error: errorMessage(error) }),
     )
   }

@@ -37,12 +37,9 @@ export function createTransport(config: ServerConfig, hooks: TransportHooks): Tr
         fetch: withMcpHeaders(hooks.negotiatedVersion),
       })
     case 'sse':
+      // The SDK sends `requestInit` headers on the event stream and on every POST.
       return new SSEClientTransport(new URL(config.url), {
         requestInit: { headers: config.headers },
-        eventSourceInit: {
-          fetch: (url, init) =>
-            fetch(url, { ...init, headers: { ...config.headers, ...(init?.headers ?? {}) } }),
-        },
-      } as ConstructorParameters<typeof SSEClientTransport>[1])
+      })
   }
 }

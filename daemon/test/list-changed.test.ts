@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { ToolInfo } from '../src/protocol/index.js'
+import { cleanup, fixture, startDaemon, waitFor, type TestDaemon } from './harness.js'
+
+afterEach(cleanup)
+
+async function toolNames(daemon: TestDaemon): Promise<string[]> {
+  const tools = JSON.parse((await daemon.cli(['tools', '--json'])).stdout) as ToolInfo[]
+  return tools.map((tool) => tool.name)
+}
+
+async function growAndSee(daemon: TestDaemon, server: string): Promise<void> {
+  expect(await toolNames(daemon)).not.toContain(`mcp_${server}_sprout`)
+  const grown = await daemon.cli(['call', `mcp_${server}_grow`, '{"name":"sprout"}'])
+  expect(grown.code).toBe(0)
+  await waitFor(
+    async () => (await toolNames(daemon)).includes(`mcp_${server}_sprout`),
+    5000,
+    'the new tool to be listed',
+  )
+  const call = await daemon.cli(['call', `mcp_${server}_sprout`, '{"text":"fresh"}'])
+  expect(call.stdout).toBe('fresh\n')
+}
+
+describe('tools/list_changed', () => {
+  it('refreshes the registry when a legacy server announces a changed tool list', async () => {
+    const daemon = await startDaemon({ mcpServers: { fx: fixture(['--era', 'legacy', '--grow']) } })
+    await daemon.waitForStatus('fx', 'ready')
+    await growAndSee(daemon, 'fx')
+  })
+
+  it('refreshes the registry on a modern connection, also when it was made from a remembered verdict', async () => {
+    const settings = {
+      mcpServers: { fx: fixture(['--era', 'modern', '--grow'], { versionNegotiation: 'auto' }) },
+    }
+    const probed = await startDaemon(settings)
+    expect(await probed.waitForStatus('fx', 'ready')).toMatchObject({ era: 'modern' })
+    await growAndSee(probed, 'fx')
+    await probed.stop()
+
+    const remembered = await startDaemon(settings, { stateDir: probed.stateDir })
+    expect(await remembered.waitForStatus('fx', 'ready')).toMatchObject({ era: 'modern' })
+    await growAndSee(remembered, 'fx')
+  })
+})
