@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises'
+import { chmod, readFile, writeFile } from 'node:fs/promises'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   cleanup,
@@ -6,6 +6,7 @@ import {
   isAlive,
   readJsonLines,
   startDaemon,
+  stdioServerPath,
   tempDir,
   waitFor,
 } from './harness.js'
@@ -105,6 +106,43 @@ describe('server crashes and shutdown', () => {
     expect(pids).toHaveLength(2)
     daemon.process.kill('SIGKILL')
     await waitFor(() => pids.every((pid) => !isAlive(pid)), 5000, 'the orphaned group to exit')
+  })
+
+  it('backs off a server that keeps crashing right after each reconnect', async () => {
+    const dir = await tempDir()
+    const daemon = await startDaemon({
+      mcpServers: { flaky: fixture(['--exit-after', '300', '--spawn-log', `${dir}/spawns`]) },
+    })
+    await daemon.waitForStatus('flaky', 'ready')
+    const started = Date.now()
+    await waitFor(() => Date.now() - started > 7000, 8000, 'seven seconds')
+    // Without backoff growth it would restart about every 1.1 s (500 ms wait, start, 300 ms up):
+    // six times in seven seconds. With waits of 0.5, 1, 2 and 4 s, three restarts fit.
+    const restarts = (await pidsIn(`${dir}/spawns`)).length - 1
+    expect(restarts).toBeGreaterThanOrEqual(2)
+    expect(restarts).toBeLessThanOrEqual(4)
+  })
+
+  it('reconnects a failed server on `ferry reconnect` once its fault is fixed', async () => {
+    const dir = await tempDir()
+    const script = `${dir}/server.sh`
+    await writeFile(
+      script,
+      `#!/bin/sh\n[ -f "${dir}/fixed" ] || { echo "not fixed yet" >&2; exit 4; }\nexec "${process.execPath}" "${stdioServerPath}"\n`,
+    )
+    await chmod(script, 0o755)
+    const daemon = await startDaemon({ mcpServers: { later: { command: script } } })
+    expect((await daemon.waitForStatus('later', 'failed')).error).toContain('exited with code 4')
+    const stillBroken = await daemon.cli(['reconnect', 'later'])
+    expect(stillBroken.code).toBe(2)
+    expect(stillBroken.stdout).toContain('later: failed')
+
+    await writeFile(`${dir}/fixed`, '')
+    const fixed = await daemon.cli(['reconnect', 'later'])
+    expect(fixed).toMatchObject({ code: 0, stdout: 'later: ready\n' })
+    expect((await daemon.cli(['call', 'mcp_later_echo', '{"text":"works now"}'])).stdout).toBe(
+      'works now\n',
+    )
   })
 
   it('reports a server that exits at start as failed with its exit code and keeps its stderr', async () => {
