@@ -110,19 +110,28 @@ export async function readJsonLines<T = Record<string, unknown>>(file: string): 
     .map((line) => JSON.parse(line) as T)
 }
 
+/** `settings: null` starts with no settings file at all (a fresh HOME and working directory). */
 export async function startDaemon(
   settings: unknown,
   options: { env?: Record<string, string>; stateDir?: string } = {},
 ): Promise<TestDaemon> {
   const stateDir = options.stateDir ?? (await tempDir('ferry-state-'))
-  const configPath = join(await tempDir('ferry-config-'), 'settings.json')
-  await writeFile(configPath, JSON.stringify(settings, null, 2))
-  const env = { ...process.env, ...options.env }
-  const child = spawn(
-    process.execPath,
-    [ferryBin, 'serve', '--state-dir', stateDir, '--config', configPath, '--port', '0'],
-    { env, stdio: ['ignore', 'pipe', 'pipe'] },
-  )
+  const configDir = await tempDir('ferry-config-')
+  const configPath = join(configDir, 'settings.json')
+  const args = [ferryBin, 'serve', '--state-dir', stateDir, '--port', '0']
+  let env: NodeJS.ProcessEnv = { ...process.env, ...options.env }
+  if (settings === null) {
+    env = { ...env, HOME: configDir, XDG_CONFIG_HOME: join(configDir, '.config') }
+    delete env.FERRY_CONFIG
+  } else {
+    await writeFile(configPath, JSON.stringify(settings, null, 2))
+    args.push('--config', configPath)
+  }
+  const child = spawn(process.execPath, args, {
+    env,
+    cwd: configDir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))

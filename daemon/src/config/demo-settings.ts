@@ -15,7 +15,8 @@ export function demoSettings(): Settings {
     cwd: undefined,
     timeout: DEFAULT_TOOL_TIMEOUT_MS,
     discoveryTimeoutMs: DEFAULT_STDIO_DISCOVERY_MS,
-    versionNegotiation: 'legacy',
+    // The demo speaks both eras; negotiating shows a new user the 2026-07-28 protocol at work.
+    versionNegotiation: 'auto',
     trust: false,
     includeTools: undefined,
     excludeTools: undefined,

@@ -22,6 +22,7 @@ export function runtimeFilePath(stateDir: string): string {
 export async function writeRuntimeFile(stateDir: string, info: RuntimeInfo): Promise<void> {
   const target = runtimeFilePath(stateDir)
   const temp = `${target}.${process.pid}.tmp`
+  await rm(temp, { force: true })
   const handle = await open(temp, 'wx', 0o600)
   try {
     await handle.writeFile(JSON.stringify(info, null, 2))
