@@ -8,6 +8,7 @@ import { ErrorCode, FerryError, errorMessage } from '../errors.js'
 import type { Log } from '../log.js'
 import type { ProtocolEra, ServerStatus } from '../protocol/index.js'
 import { planConnect, type ConnectPlan } from './connect-plan.js'
+import { describeCallFailure } from './call-errors.js'
 import { describeConnectFailure } from './connect-errors.js'
 import { discoverAll, listTools, type CacheMode, type Discovered } from './discovery.js'
 import { describeExit, type LauncherFact } from './launcher-facts.js'
@@ -122,7 +123,17 @@ export class Connection {
         },
       )) as CallToolResult
     } catch (error) {
-      throw await this.callFailure(error, tool, options.signal, timeout)
+      if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
+        // The launcher's exit report may still be in the stderr pipe.
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+      throw describeCallFailure(error, {
+        server: this.name,
+        tool,
+        cancelled: options.signal?.aborted === true,
+        timeout,
+        processEnd: this.processEnd,
+      })
     }
   }
 
@@ -135,44 +146,6 @@ export class Connection {
       )
     }
     return this.client
-  }
-
-  private async callFailure(
-    error: unknown,
-    tool: string,
-    signal: AbortSignal | undefined,
-    timeout: number,
-  ): Promise<FerryError> {
-    if (signal?.aborted) {
-      return new FerryError(ErrorCode.ToolCancelled, `call to ${tool} was cancelled`, {
-        cause: error,
-      })
-    }
-    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
-      const total = (error.data as { maxTotalTimeout?: unknown } | undefined)?.maxTotalTimeout
-      const message =
-        typeof total === 'number'
-          ? `${tool} on "${this.name}" ran past its total limit of ${total} ms`
-          : `${tool} on "${this.name}" timed out after ${timeout} ms without progress`
-      return new FerryError(ErrorCode.ToolTimeout, message, { cause: error })
-    }
-    if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
-      await new Promise((resolve) => setImmediate(resolve))
-      const end = this.processEnd ?? 'closed the connection'
-      return new FerryError(
-        ErrorCode.ServerCrashed,
-        `server "${this.name}" ${end} during the call to ${tool}`,
-        { cause: error },
-      )
-    }
-    if (error instanceof FerryError) return error
-    return new FerryError(
-      ErrorCode.UpstreamError,
-      `server "${this.name}": ${errorMessage(error)}`,
-      {
-        cause: error,
-      },
-    )
   }
 
   private onLauncherFact(fact: LauncherFact): void {
