@@ -92,6 +92,33 @@ for (const era of ['legacy', 'modern'] as const) {
       )
     })
 
+    it('cancels the call on the server when the HTTP client goes away', async () => {
+      const before = (await readJsonLines(record)).filter((l) => l.method === 'cancelled').length
+      const controller = new AbortController()
+      const request = daemon
+        .api('/call', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ tool: tool('slow'), arguments: { steps: 100, delayMs: 50 } }),
+          signal: controller.signal,
+        })
+        .catch((error: unknown) => error)
+      await waitFor(
+        async () =>
+          (await readJsonLines(record)).some((l) => l.method === 'tools/call' && l.name === 'slow'),
+        5000,
+        'the call to reach the server',
+      )
+      controller.abort()
+      expect(await request).toBeInstanceOf(Error)
+      await waitFor(
+        async () =>
+          (await readJsonLines(record)).filter((l) => l.method === 'cancelled').length > before,
+        5000,
+        'the server to see the cancellation',
+      )
+    })
+
     it('answers 404 when cancelling a call that is not running', async () => {
       const response = await daemon.api('/calls/nothing-here/cancel', { method: 'POST' })
       expect(response.status).toBe(404)

@@ -6,7 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { fixtureEntry, fixtureServer, startBenchDaemon } from './bench-env.js'
 import { ms, percentile } from './stats.js'
 
-const WARMUP = 50
+const WARMUP = 500
 
 async function timeCalls(count: number, call: () => Promise<unknown>): Promise<number[]> {
   for (let i = 0; i < WARMUP; i++) await call()

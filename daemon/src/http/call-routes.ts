@@ -2,6 +2,7 @@
 // asked; `POST /api/calls/{id}/cancel` stops a running call. A client that disconnects cancels too.
 
 import { randomUUID } from 'node:crypto'
+import type { HttpBindings } from '@hono/node-server'
 import { Hono } from 'hono'
 import { stream } from 'hono/streaming'
 import { z } from 'zod'
@@ -39,12 +40,17 @@ export function callRoutes(ferry: Ferry): Hono {
     if (running.has(id))
       throw new FerryError(ErrorCode.BadRequest, `a call with id ${id} is running`)
     const controller = new AbortController()
-    const onGone = () => controller.abort()
-    c.req.raw.signal.addEventListener('abort', onGone)
+    // A client that goes away before its answer is written cancels the call. The node response's
+    // own close event is cheaper than materialising the fetch Request's AbortSignal.
+    const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing
+    const onGone = () => {
+      if (outgoing?.writableFinished !== true) controller.abort()
+    }
+    outgoing?.once('close', onGone)
     running.set(id, controller)
     const settle = () => {
       running.delete(id)
-      c.req.raw.signal.removeEventListener('abort', onGone)
+      outgoing?.off('close', onGone)
     }
     const run = (onProgress?: (line: CallStreamLine) => void) =>
       ferry.call(body.tool, body.arguments ?? {}, {
