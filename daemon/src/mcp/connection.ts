@@ -1,7 +1,13 @@
 // One live connection to one configured MCP server: negotiation within the discovery budget,
 // discovery, tool calls, crash detection and reconnects with backoff.
 
-import { Client, SdkError, SdkErrorCode, type Transport } from '@modelcontextprotocol/client'
+import {
+  Client,
+  SdkError,
+  SdkErrorCode,
+  STDIO_DEFAULT_MAX_BUFFER_SIZE,
+  type Transport,
+} from '@modelcontextprotocol/client'
 import type { CallToolResult, DiscoverResult, Progress } from '@modelcontextprotocol/client'
 import type { ServerConfig } from '../config/types.js'
 import { ErrorCode, FerryError, errorMessage } from '../errors.js'
@@ -57,6 +63,8 @@ export class Connection {
   private readyAt = 0
   private retryTimer: NodeJS.Timeout | undefined
   private processEnd: string | undefined
+  /** Set when the SDK dropped the server for writing an over-long line on stdout. */
+  private overflowed = false
   /** The stdio server's process group (its launcher made it the group leader). */
   private processGroup: number | undefined
 
@@ -132,7 +140,7 @@ export class Connection {
         tool,
         cancelled: options.signal?.aborted === true,
         timeout,
-        processEnd: this.processEnd,
+        processEnd: this.endOfProcess(),
       })
     }
   }
@@ -146,6 +154,13 @@ export class Connection {
       )
     }
     return this.client
+  }
+
+  /** How the server process ended, e.g. `exited with code 7`, if it did. */
+  private endOfProcess(): string | undefined {
+    if (!this.overflowed) return this.processEnd
+    const then = this.processEnd === undefined ? '' : ` (then ${this.processEnd})`
+    return `wrote a line over ${STDIO_DEFAULT_MAX_BUFFER_SIZE / 1024 / 1024} MiB on stdout and was disconnected${then}`
   }
 
   private onLauncherFact(fact: LauncherFact): void {
@@ -192,6 +207,7 @@ export class Connection {
   private async attempt(plan: ConnectPlan, prior: DiscoverResult | undefined): Promise<void> {
     const generation = ++this.generation
     this.processEnd = undefined
+    this.overflowed = false
     const client = new Client(this.deps.clientInfo, {
       capabilities: {},
       versionNegotiation:
@@ -199,6 +215,11 @@ export class Connection {
           ? { mode: 'auto', probe: { timeoutMs: plan.probeTimeoutMs, maxRetries: 0 } }
           : { mode: 'legacy' },
     })
+    client.onerror = (error) => {
+      if (generation === this.generation && error.message.includes('ReadBuffer exceeded')) {
+        this.overflowed = true
+      }
+    }
     const transport: Transport = createTransport(this.config, {
       onStderr: (chunk) => this.stderr.push(chunk),
       negotiatedVersion: () => client.getNegotiatedProtocolVersion(),
@@ -240,7 +261,7 @@ export class Connection {
         describeConnectFailure(error, {
           config: this.config,
           timedOut,
-          processEnd: this.processEnd,
+          processEnd: this.endOfProcess(),
           lastStderr,
         }),
         { cause: error },
@@ -252,7 +273,7 @@ export class Connection {
     if (generation !== this.generation || this.closed) return
     this.client = undefined
     await new Promise((resolve) => setImmediate(resolve))
-    const end = this.processEnd ?? 'closed the connection'
+    const end = this.endOfProcess() ?? 'closed the connection'
     this.stderr.note(`ferry: server ${end}`)
     this.setStatus('failed', `server ${end}`)
     // A server that crashes soon after each reconnect keeps backing off instead of looping.
