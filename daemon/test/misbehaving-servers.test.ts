@@ -20,7 +20,9 @@ describe('misbehaving stdio servers', () => {
     await daemon.waitForStatus('calm', 'ready')
     const flooded = await daemon.cli(['call', 'mcp_flood_flood', '{"mb":32}'])
     expect(flooded.code).toBe(2)
-    expect(flooded.stderr).toContain('"flood" wrote a line over 10 MiB on stdout and was disconnected')
+    expect(flooded.stderr).toContain(
+      '"flood" wrote a line over 10 MiB on stdout and was disconnected',
+    )
     expect((await daemon.cli(['call', 'mcp_calm_echo', '{"text":"unbothered"}'])).stdout).toBe(
       'unbothered\n',
     )

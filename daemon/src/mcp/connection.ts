@@ -1,13 +1,7 @@
 // One live connection to one configured MCP server: negotiation within the discovery budget,
 // discovery, tool calls, crash detection and reconnects with backoff.
 
-import {
-  Client,
-  SdkError,
-  SdkErrorCode,
-  STDIO_DEFAULT_MAX_BUFFER_SIZE,
-  type Transport,
-} from '@modelcontextprotocol/client'
+import { Client, SdkError, SdkErrorCode, type Transport } from '@modelcontextprotocol/client'
 import type { CallToolResult, DiscoverResult, Progress } from '@modelcontextprotocol/client'
 import type { ServerConfig } from '../config/types.js'
 import { ErrorCode, FerryError, errorMessage } from '../errors.js'
@@ -17,8 +11,8 @@ import { planConnect, type ConnectPlan } from './connect-plan.js'
 import { describeCallFailure } from './call-errors.js'
 import { describeConnectFailure } from './connect-errors.js'
 import { discoverAll, listTools, type CacheMode, type Discovered } from './discovery.js'
-import { describeExit, type LauncherFact } from './launcher-facts.js'
 import type { PriorStore } from './prior-store.js'
+import { ServerProcess } from './server-process.js'
 import { StderrRing } from './stderr-ring.js'
 import { createTransport } from './transports.js'
 
@@ -62,11 +56,7 @@ export class Connection {
   private backoffMs = BACKOFF_START_MS
   private readyAt = 0
   private retryTimer: NodeJS.Timeout | undefined
-  private processEnd: string | undefined
-  /** Set when the SDK dropped the server for writing an over-long line on stdout. */
-  private overflowed = false
-  /** The stdio server's process group (its launcher made it the group leader). */
-  private processGroup: number | undefined
+  private readonly serverProcess = new ServerProcess()
 
   constructor(
     /** Replaced on reload when only fields outside the fingerprint changed. */
@@ -74,7 +64,10 @@ export class Connection {
     readonly fingerprint: string,
     private readonly deps: ConnectionDeps,
   ) {
-    this.stderr = new StderrRing(500, 4000, (fact) => this.onLauncherFact(fact))
+    this.stderr = new StderrRing(500, 4000, (fact) => {
+      this.serverProcess.onFact(fact)
+      if ('error' in fact) this.stderr.note(`ferry: ${fact.error}`)
+    })
   }
 
   get name(): string {
@@ -98,12 +91,7 @@ export class Connection {
     this.closed = true
     clearTimeout(this.retryTimer)
     await Promise.all([this.dropClient(), this.pending?.close().catch(() => {})])
-    // The launcher normally takes the group down; if it was itself killed first, do it here.
-    if (this.processGroup !== undefined) {
-      try {
-        process.kill(-this.processGroup, 'SIGKILL')
-      } catch {}
-    }
+    this.serverProcess.killGroup()
   }
 
   async refreshTools(mode: CacheMode): Promise<void> {
@@ -140,7 +128,7 @@ export class Connection {
         tool,
         cancelled: options.signal?.aborted === true,
         timeout,
-        processEnd: this.endOfProcess(),
+        processEnd: this.serverProcess.describeEnd(),
       })
     }
   }
@@ -154,22 +142,6 @@ export class Connection {
       )
     }
     return this.client
-  }
-
-  /** How the server process ended, e.g. `exited with code 7`, if it did. */
-  private endOfProcess(): string | undefined {
-    if (!this.overflowed) return this.processEnd
-    const then = this.processEnd === undefined ? '' : ` (then ${this.processEnd})`
-    return `wrote a line over ${STDIO_DEFAULT_MAX_BUFFER_SIZE / 1024 / 1024} MiB on stdout and was disconnected${then}`
-  }
-
-  private onLauncherFact(fact: LauncherFact): void {
-    if ('pid' in fact) this.processGroup = fact.pid
-    else if ('exit' in fact) {
-      // The launcher has already taken the group down; never signal a pgid that may be reused.
-      this.processGroup = undefined
-      this.processEnd = describeExit(fact.exit)
-    } else if ('error' in fact) this.stderr.note(`ferry: ${fact.error}`)
   }
 
   private setStatus(status: ServerStatus, error: string | null = null): void {
@@ -206,8 +178,7 @@ export class Connection {
 
   private async attempt(plan: ConnectPlan, prior: DiscoverResult | undefined): Promise<void> {
     const generation = ++this.generation
-    this.processEnd = undefined
-    this.overflowed = false
+    this.serverProcess.reset()
     const client = new Client(this.deps.clientInfo, {
       capabilities: {},
       versionNegotiation:
@@ -216,9 +187,7 @@ export class Connection {
           : { mode: 'legacy' },
     })
     client.onerror = (error) => {
-      if (generation === this.generation && error.message.includes('ReadBuffer exceeded')) {
-        this.overflowed = true
-      }
+      if (generation === this.generation) this.serverProcess.onClientError(error)
     }
     const transport: Transport = createTransport(this.config, {
       onStderr: (chunk) => this.stderr.push(chunk),
@@ -261,7 +230,7 @@ export class Connection {
         describeConnectFailure(error, {
           config: this.config,
           timedOut,
-          processEnd: this.endOfProcess(),
+          processEnd: this.serverProcess.describeEnd(),
           lastStderr,
         }),
         { cause: error },
@@ -273,7 +242,7 @@ export class Connection {
     if (generation !== this.generation || this.closed) return
     this.client = undefined
     await new Promise((resolve) => setImmediate(resolve))
-    const end = this.endOfProcess() ?? 'closed the connection'
+    const end = this.serverProcess.describeEnd() ?? 'closed the connection'
     this.stderr.note(`ferry: server ${end}`)
     this.setStatus('failed', `server ${end}`)
     // A server that crashes soon after each reconnect keeps backing off instead of looping.
