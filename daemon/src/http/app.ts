@@ -6,7 +6,7 @@ import { ErrorCode, FerryError } from '../errors.js'
 import type { Log } from '../log.js'
 import { apiRoutes, type ApiDeps } from './api-routes.js'
 import { respondWithError } from './error-response.js'
-import { bearerAuth, hostGuard, limitBody, originGuard } from './guards.js'
+import { bearerAuth, hostGuard, originGuard } from './guards.js'
 import type { StaticFile } from './static-files.js'
 
 export interface AppDeps extends ApiDeps {
@@ -55,7 +55,7 @@ export function createApp(deps: AppDeps): Hono {
     return c.body(file.body as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': file.contentType })
   })
 
-  app.use('/api/*', bearerAuth(deps.token), limitBody)
+  app.use('/api/*', bearerAuth(deps.token))
   app.route('/api', apiRoutes(deps))
   return app
 }

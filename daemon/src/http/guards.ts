@@ -2,8 +2,8 @@
 // requests), bearer token (constant-time), and JSON bodies with a size limit.
 
 import { createHash, timingSafeEqual } from 'node:crypto'
+import type { HttpBindings } from '@hono/node-server'
 import type { Context, MiddlewareHandler } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { ErrorCode, FerryError } from '../errors.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -49,7 +49,34 @@ export function bearerAuth(token: string): MiddlewareHandler {
   }
 }
 
-/** Parses a JSON object body: 415 for another media type, 400 if malformed. */
+/**
+ * Reads the body with the size limit applied while it streams in, straight from Node's request
+ * when the app runs under @hono/node-server (much cheaper than a fetch Request's stream).
+ */
+async function readBody(c: Context): Promise<string> {
+  const declared = Number(c.req.header('content-length') ?? 0)
+  if (declared > MAX_BODY_BYTES) throw tooLarge()
+  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming
+  if (incoming === undefined) {
+    const text = await c.req.text()
+    if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw tooLarge()
+    return text
+  }
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of incoming as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > MAX_BODY_BYTES) throw tooLarge()
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+function tooLarge(): FerryError {
+  return new FerryError(ErrorCode.PayloadTooLarge, `body larger than ${MAX_BODY_BYTES} bytes`)
+}
+
+/** Parses a JSON object body: 415 for another media type, 413 past the limit, 400 if malformed. */
 export async function jsonBody(c: Context): Promise<Record<string, unknown>> {
   const type = c.req.header('content-type') ?? ''
   if (!/^application\/json\s*(;|$)/i.test(type)) {
@@ -58,7 +85,7 @@ export async function jsonBody(c: Context): Promise<Record<string, unknown>> {
       'send the body as Content-Type: application/json',
     )
   }
-  const text = await c.req.text()
+  const text = await readBody(c)
   let parsed: unknown
   try {
     parsed = text.trim() === '' ? {} : JSON.parse(text)
@@ -70,11 +97,3 @@ export async function jsonBody(c: Context): Promise<Record<string, unknown>> {
   }
   return parsed as Record<string, unknown>
 }
-
-/** Streams are cut off past the limit, whether or not Content-Length was declared. */
-export const limitBody: MiddlewareHandler = bodyLimit({
-  maxSize: MAX_BODY_BYTES,
-  onError: () => {
-    throw new FerryError(ErrorCode.PayloadTooLarge, `body larger than ${MAX_BODY_BYTES} bytes`)
-  },
-})
