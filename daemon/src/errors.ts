@@ -16,6 +16,8 @@ export const ErrorCode = {
   ToolCancelled: 'tool_cancelled',
   ServerCrashed: 'server_crashed',
   UpstreamError: 'upstream_error',
+  Conflict: 'conflict',
+  ConfirmationUnavailable: 'confirmation_unavailable',
   DaemonRunning: 'daemon_running',
   DaemonNotRunning: 'daemon_not_running',
   Internal: 'internal',

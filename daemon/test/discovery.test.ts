@@ -44,7 +44,11 @@ describe('tool discovery', () => {
   it('lists tools from a legacy server that answers tools/list without declaring the capability', async () => {
     const daemon = await startDaemon({
       mcpServers: {
-        undeclared: { command: process.execPath, args: [rawLegacyServerPath, '--undeclared'] },
+        undeclared: {
+          command: process.execPath,
+          args: [rawLegacyServerPath, '--undeclared'],
+          trust: true,
+        },
       },
     })
     expect(await daemon.waitForStatus('undeclared', 'ready')).toMatchObject({ toolCount: 1 })

@@ -89,12 +89,15 @@ export function runCli(
   })
 }
 
-/** A stdio server entry running the fixture with `flags`. */
+/**
+ * A stdio server entry running the fixture with `flags`. Trusted unless `extra` says otherwise,
+ * so its calls need no confirmation; the confirmation tests opt out.
+ */
 export function fixture(
   flags: string[],
   extra: Record<string, unknown> = {},
 ): Record<string, unknown> {
-  return { command: process.execPath, args: [stdioServerPath, ...flags], ...extra }
+  return { command: process.execPath, args: [stdioServerPath, ...flags], trust: true, ...extra }
 }
 
 export async function countLines(file: string): Promise<number> {

@@ -9,6 +9,8 @@ export interface DaemonClient {
   info: RuntimeInfo
   get<T>(path: string): Promise<T>
   post<T>(path: string, body?: unknown, signal?: AbortSignal): Promise<T>
+  /** POSTs and hands each NDJSON line of the answer to `onLine`, in order. */
+  stream<T>(path: string, body: unknown, onLine: (line: T) => Promise<void> | void): Promise<void>
 }
 
 export function notRunning(stateDir: string): FerryError {
@@ -21,14 +23,20 @@ export function notRunning(stateDir: string): FerryError {
 export async function connectDaemon(stateDir: string): Promise<DaemonClient> {
   const info = await readRuntimeFile(stateDir)
   if (info === undefined) throw notRunning(stateDir)
-  const send = async <T>(method: string, path: string, body?: unknown, signal?: AbortSignal) => {
-    let response: Response
+  const request = async (
+    method: string,
+    path: string,
+    body: unknown,
+    signal: AbortSignal | undefined,
+    accept?: string,
+  ): Promise<Response> => {
     try {
-      response = await fetch(new URL(`api${path}`, info.url), {
+      return await fetch(new URL(`api${path}`, info.url), {
         method,
         headers: {
           authorization: `Bearer ${info.token}`,
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(accept === undefined ? {} : { accept }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: signal ?? null,
@@ -40,25 +48,51 @@ export async function connectDaemon(stateDir: string): Promise<DaemonClient> {
         { cause: error },
       )
     }
-    const text = await response.text()
-    let parsed: unknown
-    try {
-      parsed = text === '' ? undefined : JSON.parse(text)
-    } catch {
-      parsed = undefined
+  }
+  const send = async <T>(method: string, path: string, body?: unknown, signal?: AbortSignal) =>
+    readJson<T>(await request(method, path, body, signal))
+  const stream = async <T>(
+    path: string,
+    body: unknown,
+    onLine: (line: T) => Promise<void> | void,
+  ) => {
+    const response = await request('POST', path, body, undefined, 'application/x-ndjson')
+    if (!response.ok || response.body === null) {
+      await readJson(response)
+      return
     }
-    if (!response.ok) {
-      const error = (parsed as Partial<ErrorBody> | undefined)?.error
-      throw new FerryError(
-        (error?.code as Code | undefined) ?? ErrorCode.Internal,
-        error?.message ?? `daemon answered HTTP ${response.status}`,
-      )
+    const decoder = new TextDecoder()
+    let buffered = ''
+    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+      buffered += decoder.decode(chunk, { stream: true })
+      const lines = buffered.split('\n')
+      buffered = lines.pop() ?? ''
+      for (const line of lines) if (line.trim() !== '') await onLine(JSON.parse(line) as T)
     }
-    return parsed as T
   }
   return {
     info,
     get: (path) => send('GET', path),
     post: (path, body, signal) => send('POST', path, body, signal),
+    stream,
   }
+}
+
+/** The JSON body of a response, or the FerryError its error body describes. */
+async function readJson<T>(response: Response): Promise<T> {
+  const text = await response.text()
+  let parsed: unknown
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text)
+  } catch {
+    parsed = undefined
+  }
+  if (!response.ok) {
+    const error = (parsed as Partial<ErrorBody> | undefined)?.error
+    throw new FerryError(
+      (error?.code as Code | undefined) ?? ErrorCode.Internal,
+      error?.message ?? `daemon answered HTTP ${response.status}`,
+    )
+  }
+  return parsed as T
 }

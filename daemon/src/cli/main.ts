@@ -94,9 +94,14 @@ export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) =
     .argument('[json-args]', 'arguments as a JSON object')
     .option('--json', 'print the CallToolResult exactly as the server returned it')
     .option('--timeout <ms>', 'timeout in ms, reset by progress', integer('--timeout', 1))
+    .option('--session <id>', "session to call in (default: this workspace's default session)")
+    .option('-y, --yes', 'answer the confirmation with "allow once"')
     .action(
-      (tool: string, rawArgs: string | undefined, options: { json?: boolean; timeout?: number }) =>
-        run(async (c) => (await serverCommands()).call(c, tool, rawArgs, options)),
+      (
+        tool: string,
+        rawArgs: string | undefined,
+        options: { json?: boolean; timeout?: number; session?: string; yes?: boolean },
+      ) => run(async (c) => (await serverCommands()).call(c, tool, rawArgs, options)),
     )
   program
     .command('reload')

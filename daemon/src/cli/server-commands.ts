@@ -1,7 +1,10 @@
 // ferry servers | tools | call | reload | logs: thin clients of the daemon's REST API.
 
+import { ErrorCode, FerryError } from '../errors.js'
 import type {
-  CallResponse,
+  CallRequest,
+  CallStreamLine,
+  CallToolResult,
   LogsResponse,
   ReloadResponse,
   ServerInfo,
@@ -9,6 +12,7 @@ import type {
 } from '../protocol/index.js'
 import { parseCallArgs } from './call-args.js'
 import type { CliContext } from './context.js'
+import { canPrompt, promptConfirmation } from './confirm-prompt.js'
 import { connectDaemon } from './daemon-client.js'
 import { formatResult, formatServers, formatTools } from './format.js'
 
@@ -35,15 +39,39 @@ export async function call(
   ctx: CliContext,
   tool: string,
   rawArgs: string | undefined,
-  options: { json?: boolean; timeout?: number },
+  options: { json?: boolean; timeout?: number; session?: string; yes?: boolean },
 ): Promise<number> {
   const args = parseCallArgs(rawArgs)
   const client = await connectDaemon(ctx.stateDir)
-  const { result } = await client.post<CallResponse>('/call', {
+  const interactive = options.yes !== true && canPrompt()
+  const body: CallRequest = {
     tool,
     arguments: args,
+    interactive,
+    client: { kind: 'cli', label: `ferry call (pid ${process.pid})` },
     ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
+    ...(options.session === undefined ? {} : { session: options.session }),
+    ...(options.yes === true ? { yes: true } : {}),
+  }
+  let result: CallToolResult | undefined
+  await client.stream<CallStreamLine>('/call', body, async (line) => {
+    if ('error' in line) throw new FerryError(line.error.code as ErrorCode, line.error.message)
+    if ('result' in line) result = line.result
+    else if ('progress' in line && process.stderr.isTTY) {
+      const { progress, total, message } = line.progress
+      ctx.err(
+        `… ${progress}${total === undefined ? '' : `/${total}`}${message ? ` ${message}` : ''}`,
+      )
+    } else if ('confirmation' in line && interactive) {
+      const outcome = await promptConfirmation(line.confirmation.tool, line.confirmation.server)
+      await client
+        .post(`/calls/${line.confirmation.callId}/answer`, { outcome, client: body.client })
+        .catch((error: unknown) => ctx.err(`ferry: ${(error as Error).message}`))
+    } else if ('confirmed' in line && interactive) {
+      ctx.err(`${line.confirmed.outcome.replace('_', ' ')} by ${line.confirmed.by}`)
+    }
   })
+  if (result === undefined) throw new FerryError(ErrorCode.Internal, 'the daemon sent no result')
   ctx.out(options.json ? JSON.stringify(result) : formatResult(result))
   if (result.isError === true) {
     ctx.err(`ferry: ${tool} returned an error`)

@@ -3,14 +3,16 @@
 
 import type { CallToolResult } from '@modelcontextprotocol/client'
 import { loadSettings, type LoadOptions } from '../config/index.js'
-import type { Settings } from '../config/types.js'
+import type { ServerConfig, Settings } from '../config/types.js'
 import { ErrorCode, FerryError } from '../errors.js'
 import type { Log } from '../log.js'
 import type { CallOptions, Connection } from '../mcp/connection.js'
 import { Pool } from '../mcp/pool.js'
 import { PriorStore } from '../mcp/prior-store.js'
-import type { ReloadResponse, ServerInfo, ToolInfo } from '../protocol/index.js'
+import type { ReloadResponse, ServerInfo, ServerStatus, ToolInfo } from '../protocol/index.js'
 import { buildRegistry, toToolInfo, type RegistryEntry } from '../tools/registry.js'
+
+export type StatusListener = (server: string, status: ServerStatus, error: string | null) => void
 
 export interface FerryOptions {
   load: LoadOptions
@@ -23,6 +25,7 @@ export class Ferry {
   settings: Settings
   private readonly pool: Pool
   private registryCache: RegistryEntry[] | undefined
+  private readonly statusListeners = new Set<StatusListener>()
 
   private constructor(
     private readonly options: FerryOptions,
@@ -36,6 +39,9 @@ export class Ferry {
       log: options.log,
       onChange: () => {
         this.registryCache = undefined
+      },
+      onStatus: (server, status, error) => {
+        for (const listener of this.statusListeners) listener(server, status, error)
       },
     })
   }
@@ -107,6 +113,16 @@ export class Ferry {
       )
     }
     return this.connection(entry.server).callTool(entry.tool, args, options)
+  }
+
+  /** The settings of an enabled server, if there is one by that name. */
+  serverConfig(server: string): ServerConfig | undefined {
+    return this.pool.get(server)?.config
+  }
+
+  /** Called on every server status change, for the session transcripts. */
+  onServerStatus(listener: StatusListener): void {
+    this.statusListeners.add(listener)
   }
 
   async reconnect(server: string): Promise<void> {

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { Ferry } from '../core/ferry.js'
 import { ErrorCode, FerryError } from '../errors.js'
 import { createApp } from '../http/app.js'
+import { Sessions } from '../sessions/sessions.js'
 import { loadStaticFiles } from '../http/static-files.js'
 import { createFileLog, type Log } from '../log.js'
 import { version } from '../version.js'
@@ -34,6 +35,7 @@ export interface DaemonOptions {
 export interface DaemonHandle {
   info: RuntimeInfo
   ferry: Ferry
+  sessions: Sessions
   log: Log
   stop(reason: string): Promise<void>
   stopped: Promise<void>
@@ -74,6 +76,14 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
     throw error
   }
 
+  let sessions: Sessions
+  try {
+    sessions = await Sessions.open(options.stateDir, options.cwd, ferry, log)
+  } catch (error) {
+    await releaseLock()
+    throw error
+  }
+
   const token = randomBytes(32).toString('base64url')
   const staticFiles = await loadStaticFiles(options.webshellDir ?? defaultWebshellDir)
   // Known once the port is bound; the app reads them on every request.
@@ -92,6 +102,8 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
         ferry.close(),
         new Promise((resolve) => setTimeout(resolve, SHUTDOWN_DEADLINE_MS).unref()),
       ])
+      // Calls that ended with the servers have written their last events; flush and close.
+      await sessions.close()
       await removeRuntimeFile(options.stateDir, process.pid)
       await releaseLock()
       log({ kind: 'daemon.stopped' })
@@ -102,6 +114,7 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
 
   const app = createApp({
     ferry,
+    sessions,
     token,
     log,
     hosts: () => bound.hosts,
@@ -150,5 +163,5 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
   await writeRuntimeFile(options.stateDir, info)
   log({ kind: 'daemon.started', pid: process.pid, port, settings: ferry.settings.files })
   void ferry.connectAll()
-  return { info, ferry, log, stop, stopped }
+  return { info, ferry, sessions, log, stop, stopped }
 }

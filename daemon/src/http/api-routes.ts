@@ -4,10 +4,13 @@
 import { Hono } from 'hono'
 import type { Ferry } from '../core/ferry.js'
 import type { LogsResponse, StatusResponse, ServerInfo, ToolInfo } from '../protocol/index.js'
+import type { Sessions } from '../sessions/sessions.js'
 import { callRoutes } from './call-routes.js'
+import { sessionRoutes } from './session-routes.js'
 
 export interface ApiDeps {
   ferry: Ferry
+  sessions: Sessions
   status: () => Omit<StatusResponse, 'servers' | 'settingsFiles' | 'usingDemo' | 'warnings'>
   shutdown: () => void
 }
@@ -46,7 +49,8 @@ export function apiRoutes(deps: ApiDeps): Hono {
     return c.json<ToolInfo[]>(ferry.tools(server))
   })
 
-  api.route('/', callRoutes(ferry))
+  api.route('/', callRoutes(deps.sessions))
+  api.route('/', sessionRoutes(deps.sessions))
 
   api.post('/reload', async (c) => c.json(await ferry.reload()))
 

@@ -1,16 +1,23 @@
-// Tool calls over REST: `POST /api/call` answers with JSON, or streams progress as NDJSON when
-// asked; `POST /api/calls/{id}/cancel` stops a running call. A client that disconnects cancels too.
+// Tool calls over REST, always inside a session (the workspace's default unless one is named):
+// `POST /api/call` answers with JSON, or streams the call's own events as NDJSON when asked;
+// `POST /api/calls/{id}/cancel` stops a call and `POST /api/calls/{id}/answer` answers its
+// confirmation. A client that disconnects cancels its call.
 
-import { randomUUID } from 'node:crypto'
 import type { HttpBindings } from '@hono/node-server'
+import { randomBytes } from 'node:crypto'
 import { Hono } from 'hono'
 import { stream } from 'hono/streaming'
 import { z } from 'zod'
-import type { Ferry } from '../core/ferry.js'
 import { ErrorCode, FerryError } from '../errors.js'
-import type { CallResponse, CallStreamLine } from '../protocol/index.js'
+import type { CallResponse, CallStreamLine, ClientRef } from '../protocol/index.js'
+import type { Sessions } from '../sessions/sessions.js'
 import { errorBody } from './error-response.js'
-import { jsonBody } from './guards.js'
+import { jsonBody, parseBody } from './guards.js'
+
+const clientSchema = z.object({
+  kind: z.enum(['cli', 'attach', 'webshell', 'api']),
+  label: z.string().min(1).max(200),
+})
 
 const callBody = z.object({
   tool: z.string().min(1),
@@ -20,57 +27,65 @@ const callBody = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/)
     .optional(),
+  session: z.string().min(1).optional(),
+  /** Answer the confirmation with "allow once" up front. */
+  yes: z.boolean().optional(),
+  /** The caller will answer a confirmation itself (from `confirmation` stream lines). */
+  interactive: z.boolean().optional(),
+  client: clientSchema.optional(),
 })
 
-function parseCallBody(value: unknown): z.infer<typeof callBody> {
-  const parsed = callBody.safeParse(value)
-  if (parsed.success) return parsed.data
-  const issue = parsed.error.issues[0]
-  const where = issue?.path.length ? `${issue.path.join('.')}: ` : ''
-  throw new FerryError(ErrorCode.BadRequest, `${where}${issue?.message ?? 'invalid body'}`)
+const answerBody = z.object({
+  outcome: z.enum(['allow_once', 'allow_tool', 'allow_server', 'deny']),
+  client: clientSchema.optional(),
+})
+
+export function requestClient(client: z.infer<typeof clientSchema> | undefined): ClientRef {
+  return {
+    id: randomBytes(4).toString('hex'),
+    kind: client?.kind ?? 'api',
+    label: client?.label ?? 'REST API',
+  }
 }
 
-export function callRoutes(ferry: Ferry): Hono {
-  const running = new Map<string, AbortController>()
+export function callRoutes(sessions: Sessions): Hono {
   const routes = new Hono()
 
   routes.post('/call', async (c) => {
-    const body = parseCallBody(await jsonBody(c))
-    const id = body.id ?? randomUUID()
-    if (running.has(id))
-      throw new FerryError(ErrorCode.BadRequest, `a call with id ${id} is running`)
-    const controller = new AbortController()
-    // A client that goes away before its answer is written cancels the call. The node response's
-    // own close event is cheaper than materialising the fetch Request's AbortSignal.
+    const body = parseBody(callBody, await jsonBody(c))
+    const session = await sessions.resolve(body.session)
+    const callId = body.id ?? sessions.runner.newCallId()
+    const client = requestClient(body.client)
+    const streaming = (c.req.header('accept') ?? '').includes('application/x-ndjson')
+
+    // A client that goes away before its answer is written cancels the call.
     const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing
     const onGone = () => {
-      if (outgoing?.writableFinished !== true) controller.abort()
+      if (outgoing?.writableFinished !== true) {
+        try {
+          sessions.runner.cancel(callId)
+        } catch {}
+      }
     }
     outgoing?.once('close', onGone)
-    running.set(id, controller)
-    const settle = () => {
-      running.delete(id)
-      outgoing?.off('close', onGone)
-    }
-    const run = (onProgress?: (line: CallStreamLine) => void) =>
-      ferry.call(body.tool, body.arguments ?? {}, {
-        signal: controller.signal,
+    const run = () =>
+      sessions.runner.run(session, {
+        tool: body.tool,
+        arguments: body.arguments ?? {},
+        client,
         timeoutMs: body.timeoutMs,
-        onProgress: (p) =>
-          onProgress?.({
-            progress: {
-              progress: p.progress,
-              ...(p.total === undefined ? {} : { total: p.total }),
-              ...(p.message === undefined ? {} : { message: p.message }),
-            },
-          }),
+        callId,
+        preapproved: body.yes,
+        callerCanAnswer: streaming && body.interactive === true,
+        answerers: () => session.answererCount(),
       })
 
-    if (!(c.req.header('accept') ?? '').includes('application/x-ndjson')) {
+    if (!streaming) {
       try {
-        return c.json<CallResponse>({ id, result: await run() })
+        const { result } = await run()
+        return c.json<CallResponse>({ id: callId, session: session.id, result })
       } finally {
-        settle()
+        outgoing?.off('close', onGone)
       }
     }
     c.header('Content-Type', 'application/x-ndjson')
@@ -79,9 +94,28 @@ export function callRoutes(ferry: Ferry): Hono {
       let written: Promise<unknown> = Promise.resolve()
       const write = (line: CallStreamLine) =>
         (written = written.then(() => out.write(`${JSON.stringify(line)}\n`)))
+      const unsubscribe = session.subscribe(session.info().headSeq, (event) => {
+        if (!('callId' in event) || event.callId !== callId) return
+        if (event.type === 'call.progress') {
+          const { progress, total, message } = event
+          void write({
+            progress: {
+              progress,
+              ...(total === undefined ? {} : { total }),
+              ...(message === undefined ? {} : { message }),
+            },
+          })
+        } else if (event.type === 'confirmation.requested') {
+          void write({ confirmation: { callId, tool: event.tool, server: event.server } })
+        } else if (event.type === 'confirmation.resolved') {
+          void write({
+            confirmed: { callId, outcome: event.outcome, by: event.client?.label ?? 'Ferry' },
+          })
+        }
+      })
       try {
-        await write({ call: { id } })
-        const result = await run((line) => void write(line))
+        await write({ call: { id: callId, session: session.id } })
+        const { result } = await run()
         await write({ result })
       } catch (error) {
         const known = error instanceof FerryError ? error : undefined
@@ -89,19 +123,23 @@ export function callRoutes(ferry: Ferry): Hono {
           errorBody(known?.code ?? ErrorCode.Internal, known?.message ?? 'internal error'),
         )
       } finally {
-        settle()
+        unsubscribe()
+        outgoing?.off('close', onGone)
       }
     })
   })
 
   routes.post('/calls/:id/cancel', (c) => {
     const id = c.req.param('id')
-    const controller = running.get(id)
-    if (controller === undefined) {
-      throw new FerryError(ErrorCode.NotFound, `no running call with id ${id}`)
-    }
-    controller.abort()
+    sessions.runner.cancel(id)
     return c.json({ cancelled: id })
+  })
+
+  routes.post('/calls/:id/answer', async (c) => {
+    const body = parseBody(answerBody, await jsonBody(c))
+    const id = c.req.param('id')
+    await sessions.broker.answer(id, body.outcome, requestClient(body.client))
+    return c.json({ answered: id, outcome: body.outcome })
   })
 
   return routes

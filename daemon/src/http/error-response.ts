@@ -21,6 +21,8 @@ const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   [ErrorCode.ToolCancelled]: 499 as ContentfulStatusCode,
   [ErrorCode.ServerCrashed]: 502,
   [ErrorCode.UpstreamError]: 502,
+  [ErrorCode.Conflict]: 409,
+  [ErrorCode.ConfirmationUnavailable]: 409,
   [ErrorCode.DaemonRunning]: 409,
   [ErrorCode.DaemonNotRunning]: 503,
   [ErrorCode.Internal]: 500,

@@ -4,6 +4,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { HttpBindings } from '@hono/node-server'
 import type { Context, MiddlewareHandler } from 'hono'
+import type { z } from 'zod'
 import { ErrorCode, FerryError } from '../errors.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -96,4 +97,13 @@ export async function jsonBody(c: Context): Promise<Record<string, unknown>> {
     throw new FerryError(ErrorCode.BadRequest, 'the JSON body must be an object')
   }
   return parsed as Record<string, unknown>
+}
+
+/** Validates a parsed body against a zod schema; the first problem becomes a 400 naming its path. */
+export function parseBody<T>(schema: z.ZodType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value)
+  if (parsed.success) return parsed.data
+  const issue = parsed.error.issues[0]
+  const where = issue?.path.length ? `${issue.path.join('.')}: ` : ''
+  throw new FerryError(ErrorCode.BadRequest, `${where}${issue?.message ?? 'invalid body'}`)
 }

@@ -28,6 +28,7 @@ export interface ConnectionDeps {
   priors: PriorStore
   log: Log
   onChange: () => void
+  onStatus: (server: string, status: ServerStatus, error: string | null) => void
 }
 
 export interface CallOptions {
@@ -149,6 +150,7 @@ export class Connection {
     this.error = error
     this.deps.log({ kind: 'server.status', server: this.name, status, error })
     this.deps.onChange()
+    this.deps.onStatus(this.name, status, error)
   }
 
   private async connect(): Promise<void> {

@@ -3,7 +3,7 @@
 
 import type { ServerEntry, Settings } from '../config/types.js'
 import type { Log } from '../log.js'
-import type { ReloadResponse, ServerInfo } from '../protocol/index.js'
+import type { ReloadResponse, ServerInfo, ServerStatus } from '../protocol/index.js'
 import { Connection, type ConnectionDeps } from './connection.js'
 import type { PriorStore } from './prior-store.js'
 
@@ -14,6 +14,7 @@ export interface PoolDeps {
   log: Log
   /** Called whenever any server's status or lists change. */
   onChange: () => void
+  onStatus: (server: string, status: ServerStatus, error: string | null) => void
 }
 
 export type ApplyResult = Omit<ReloadResponse, 'warnings'>
@@ -107,6 +108,7 @@ export class Pool {
       priors: this.deps.priors,
       log: this.deps.log,
       onChange: this.deps.onChange,
+      onStatus: this.deps.onStatus,
     }
   }
 }

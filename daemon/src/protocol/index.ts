@@ -48,6 +48,13 @@ export interface CallRequest {
   timeoutMs?: number
   /** Caller-chosen id (`[A-Za-z0-9_-]{1,64}`) for `POST /api/calls/{id}/cancel`; generated if absent. */
   id?: string
+  /** Session to run in; the workspace's default session if absent. */
+  session?: string
+  /** Answer the confirmation with "allow once" up front. */
+  yes?: boolean
+  /** The caller answers a confirmation itself (streaming callers only). */
+  interactive?: boolean
+  client?: { kind: 'cli' | 'attach' | 'webshell' | 'api'; label: string }
 }
 
 export interface CallProgress {
@@ -58,13 +65,19 @@ export interface CallProgress {
 
 /** One line of the `application/x-ndjson` answer to `POST /api/call`; the last is result or error. */
 export type CallStreamLine =
-  { call: { id: string } } | { progress: CallProgress } | { result: CallToolResult } | ErrorBody
+  | { call: { id: string; session: string } }
+  | { progress: CallProgress }
+  | { confirmation: { callId: string; tool: string; server: string } }
+  | { confirmed: { callId: string; outcome: string; by: string } }
+  | { result: CallToolResult }
+  | ErrorBody
 
 /** The model-visible result, exactly as the server returned it. */
 export type CallToolResult = Record<string, unknown> & { isError?: boolean }
 
 export interface CallResponse {
   id: string
+  session: string
   result: CallToolResult
 }
 
@@ -104,3 +117,4 @@ export interface LogsResponse {
 export interface ErrorBody {
   error: { code: string; message: string }
 }
+export * from './events.js'

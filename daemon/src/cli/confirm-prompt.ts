@@ -1,0 +1,38 @@
+// Asks for a confirmation on the caller's own terminal: once, always this tool, always this
+// server (for the session), or deny.
+
+import { createInterface } from 'node:readline/promises'
+import type { ConfirmationOutcome } from '../protocol/index.js'
+
+const choices: Record<string, ConfirmationOutcome> = {
+  o: 'allow_once',
+  t: 'allow_tool',
+  s: 'allow_server',
+  d: 'deny',
+}
+
+export function canPrompt(): boolean {
+  return process.stdin.isTTY === true && process.stderr.isTTY === true
+}
+
+export async function promptConfirmation(
+  tool: string,
+  server: string,
+): Promise<ConfirmationOutcome> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr })
+  try {
+    for (;;) {
+      const answer = (
+        await rl.question(
+          `Allow ${tool} on "${server}"? [o]nce, always this [t]ool, always this [s]erver, [d]eny: `,
+        )
+      )
+        .trim()
+        .toLowerCase()
+      const outcome = choices[answer.slice(0, 1)]
+      if (outcome !== undefined) return outcome
+    }
+  } finally {
+    rl.close()
+  }
+}

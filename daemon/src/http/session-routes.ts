@@ -1,0 +1,52 @@
+// Sessions over REST: list, create, rename, delete, and read a transcript from a seq on.
+
+import { Hono } from 'hono'
+import { z } from 'zod'
+import type { SessionInfo, TranscriptEvent } from '../protocol/index.js'
+import type { Sessions } from '../sessions/sessions.js'
+import { jsonBody, parseBody } from './guards.js'
+
+const nameBody = z.object({ name: z.string().trim().min(1).max(100) })
+const createBody = z.object({ name: z.string().trim().min(1).max(100).optional() })
+
+export interface EventsPage {
+  session: string
+  headSeq: number
+  events: TranscriptEvent[]
+}
+
+export function sessionRoutes(sessions: Sessions): Hono {
+  const routes = new Hono()
+  const { manager } = sessions
+
+  routes.get('/sessions', (c) => c.json<SessionInfo[]>(manager.list()))
+
+  routes.post('/sessions', async (c) => {
+    const body = parseBody(createBody, await jsonBody(c))
+    const session = await manager.create(sessions.workspace, body.name ?? 'untitled')
+    return c.json<SessionInfo>(session.info(), 201)
+  })
+
+  routes.patch('/sessions/:id', async (c) => {
+    const body = parseBody(nameBody, await jsonBody(c))
+    return c.json<SessionInfo>(await manager.rename(c.req.param('id'), body.name))
+  })
+
+  routes.delete('/sessions/:id', async (c) => {
+    await manager.remove(c.req.param('id'))
+    return c.json({ deleted: c.req.param('id') })
+  })
+
+  routes.get('/sessions/:id/events', (c) => {
+    const session = manager.get(c.req.param('id'))
+    const after = Math.max(0, Number(c.req.query('after') ?? 0) || 0)
+    const limit = Math.min(10_000, Math.max(1, Number(c.req.query('limit') ?? 1000) || 1000))
+    return c.json<EventsPage>({
+      session: session.id,
+      headSeq: session.info().headSeq,
+      events: session.eventsAfter(after, limit),
+    })
+  })
+
+  return routes
+}

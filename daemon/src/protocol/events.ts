@@ -1,0 +1,73 @@
+// Transcript events: what a session records and every attached client receives, in `seq` order.
+// Browser-safe: types only.
+
+import type { CallToolResult, ServerStatus } from './index.js'
+
+export type ClientKind = 'cli' | 'attach' | 'webshell' | 'api'
+
+/** Who caused an event: one attached terminal, tab or script. */
+export interface ClientRef {
+  id: string
+  kind: ClientKind
+  /** Human label, e.g. `ferry call on tty /dev/pts/3`. */
+  label: string
+}
+
+export type ConfirmationOutcome = 'allow_once' | 'allow_tool' | 'allow_server' | 'deny'
+
+/** How a result is shown; `mcp_app` arrives with App support. */
+export type DisplayResult = { type: 'plain' }
+
+interface EventBase {
+  seq: number
+  time: string
+  /** The client that caused the event; null for the daemon itself (server status, recovery). */
+  client: ClientRef | null
+}
+
+export type TranscriptEventBody =
+  | {
+      type: 'call.requested'
+      callId: string
+      tool: string
+      server: string
+      serverTool: string
+      arguments: Record<string, unknown>
+    }
+  | { type: 'confirmation.requested'; callId: string; tool: string; server: string }
+  | { type: 'confirmation.resolved'; callId: string; outcome: ConfirmationOutcome }
+  | { type: 'call.progress'; callId: string; progress: number; total?: number; message?: string }
+  | {
+      type: 'call.result'
+      callId: string
+      /** The model-visible result exactly as the server returned it (or Ferry's denial). */
+      result: CallToolResult
+      display: DisplayResult
+    }
+  | { type: 'call.failed'; callId: string; error: { code: string; message: string } }
+  | { type: 'call.cancelled'; callId: string }
+  | { type: 'call.interrupted'; callId: string }
+  | { type: 'server.status'; server: string; status: ServerStatus; error: string | null }
+  | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string }
+
+export type TranscriptEvent = EventBase & TranscriptEventBody
+
+/** The event types that end a call. */
+export const CALL_END_TYPES = [
+  'call.result',
+  'call.failed',
+  'call.cancelled',
+  'call.interrupted',
+] as const
+
+export interface SessionInfo {
+  id: string
+  name: string
+  workspace: string
+  isDefault: boolean
+  createdAt: string
+  /** The last stored seq (0 for an empty session). */
+  headSeq: number
+  /** Set when a stored record could not be read back; the events after it are still there. */
+  damaged: string | null
+}

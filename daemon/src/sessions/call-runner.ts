@@ -1,0 +1,166 @@
+// Runs tool calls inside sessions: the one path every client's call takes. It records the
+// request, passes the permission broker, runs the call on its connection, and records progress
+// and the outcome as transcript events.
+
+import { randomBytes } from 'node:crypto'
+import type { Ferry } from '../core/ferry.js'
+import { ErrorCode, FerryError } from '../errors.js'
+import type { CallToolResult, ClientRef, ConfirmationOutcome } from '../protocol/index.js'
+import type { PermissionBroker, ToolUnderCall } from './permission-broker.js'
+import type { Session } from './session.js'
+
+export interface CallInput {
+  tool: string
+  arguments: Record<string, unknown>
+  client: ClientRef
+  timeoutMs?: number | undefined
+  /** Caller-chosen id (else generated), used to cancel or answer. */
+  callId?: string | undefined
+  /** `allow_once` answers the confirmation up front (`ferry call --yes`). */
+  preapproved?: boolean | undefined
+  /** Whether the caller itself can answer a confirmation (an interactive terminal). */
+  callerCanAnswer?: boolean | undefined
+  /** How many attached clients could answer, asked when a confirmation is needed. */
+  answerers?: (() => number) | undefined
+}
+
+export const DENIED_RESULT: CallToolResult = {
+  content: [{ type: 'text', text: 'denied by user' }],
+  isError: true,
+}
+
+export class CallRunner {
+  private readonly running = new Map<string, AbortController>()
+
+  constructor(
+    private readonly ferry: Ferry,
+    private readonly broker: PermissionBroker,
+  ) {}
+
+  newCallId(): string {
+    return randomBytes(6).toString('hex')
+  }
+
+  /** Runs the call; resolves with its model-visible result, rejects with a FerryError. */
+  async run(
+    session: Session,
+    input: CallInput,
+  ): Promise<{ callId: string; result: CallToolResult }> {
+    const entry = this.ferry.registry().find((candidate) => candidate.name === input.tool)
+    if (entry === undefined) {
+      throw new FerryError(
+        ErrorCode.ToolNotFound,
+        `no tool named "${input.tool}"; run \`ferry tools\` to see the qualified names`,
+      )
+    }
+    const callId = input.callId ?? this.newCallId()
+    if (this.running.has(callId)) {
+      throw new FerryError(ErrorCode.Conflict, `a call with id ${callId} is already running`)
+    }
+    const controller = new AbortController()
+    this.running.set(callId, controller)
+    try {
+      await session.emit(
+        {
+          type: 'call.requested',
+          callId,
+          tool: entry.name,
+          server: entry.server,
+          serverTool: entry.tool,
+          arguments: input.arguments,
+        },
+        input.client,
+      )
+      const call: ToolUnderCall = {
+        tool: entry.name,
+        server: entry.server,
+        readOnlyHint: entry.annotations.readOnlyHint,
+        serverTrusted: this.ferry.serverConfig(entry.server)?.trust === true,
+      }
+      const outcome = await this.confirm(session, callId, call, input, controller.signal)
+      if (outcome === 'deny') {
+        await session.emit(
+          { type: 'call.result', callId, result: DENIED_RESULT, display: { type: 'plain' } },
+          null,
+        )
+        return { callId, result: DENIED_RESULT }
+      }
+      const result = await this.ferry.call(entry.name, input.arguments, {
+        signal: controller.signal,
+        timeoutMs: input.timeoutMs,
+        onProgress: (p) =>
+          void session
+            .emit(
+              {
+                type: 'call.progress',
+                callId,
+                progress: p.progress,
+                ...(p.total === undefined ? {} : { total: p.total }),
+                ...(p.message === undefined ? {} : { message: p.message }),
+              },
+              null,
+            )
+            .catch(() => {}),
+      })
+      await session.emit({ type: 'call.result', callId, result, display: { type: 'plain' } }, null)
+      return { callId, result }
+    } catch (error) {
+      const failure =
+        error instanceof FerryError
+          ? error
+          : new FerryError(ErrorCode.Internal, 'internal error', { cause: error })
+      if (failure.code === ErrorCode.ToolCancelled) {
+        await session.emit({ type: 'call.cancelled', callId }, null).catch(() => {})
+      } else {
+        await session
+          .emit(
+            {
+              type: 'call.failed',
+              callId,
+              error: { code: failure.code, message: failure.message },
+            },
+            null,
+          )
+          .catch(() => {})
+      }
+      throw failure
+    } finally {
+      this.running.delete(callId)
+    }
+  }
+
+  /** Stops a running call (also one still waiting for its confirmation). */
+  cancel(callId: string): void {
+    const controller = this.running.get(callId)
+    if (controller === undefined) {
+      throw new FerryError(ErrorCode.NotFound, `no running call with id ${callId}`)
+    }
+    controller.abort()
+    this.broker.withdraw(callId)
+  }
+
+  private async confirm(
+    session: Session,
+    callId: string,
+    call: ToolUnderCall,
+    input: CallInput,
+    signal: AbortSignal,
+  ): Promise<ConfirmationOutcome> {
+    if (!this.broker.needsConfirmation(session, call)) return 'allow_once'
+    if (input.preapproved === true) {
+      const asked = this.broker.ask(session, callId, call, input.client)
+      await this.broker.answer(callId, 'allow_once', input.client).catch(() => {})
+      return asked
+    }
+    if (input.callerCanAnswer !== true && (input.answerers?.() ?? 0) === 0) {
+      throw new FerryError(
+        ErrorCode.ConfirmationUnavailable,
+        `${call.tool} needs a confirmation and no attached client can give it; answer with --yes, or attach a terminal or the WebShell to this session`,
+      )
+    }
+    const outcome = await this.broker.ask(session, callId, call, input.client)
+    if (signal.aborted)
+      throw new FerryError(ErrorCode.ToolCancelled, `call to ${call.tool} was cancelled`)
+    return outcome
+  }
+}

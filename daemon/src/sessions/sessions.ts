@@ -1,0 +1,65 @@
+// The sessions layer as one object: stored sessions, the permission broker and the call runner,
+// and the feed of server status changes into every transcript of the workspace.
+
+import type { Ferry } from '../core/ferry.js'
+import type { Log } from '../log.js'
+import type { CallToolResult } from '../protocol/index.js'
+import { CallRunner, type CallInput } from './call-runner.js'
+import { PermissionBroker } from './permission-broker.js'
+import type { Session } from './session.js'
+import { SessionManager } from './session-manager.js'
+
+export class Sessions {
+  readonly broker = new PermissionBroker()
+  readonly runner: CallRunner
+
+  private constructor(
+    readonly manager: SessionManager,
+    readonly workspace: string,
+    ferry: Ferry,
+    log: Log,
+  ) {
+    this.runner = new CallRunner(ferry, this.broker)
+    ferry.onServerStatus((server, status, error) => {
+      for (const session of manager.all()) {
+        if (session.meta.workspace !== workspace) continue
+        session.emit({ type: 'server.status', server, status, error }, null).catch((failure) => {
+          log({ kind: 'session.write_failed', session: session.id, error: String(failure) })
+        })
+      }
+    })
+  }
+
+  static async open(
+    stateDir: string,
+    workspace: string,
+    ferry: Ferry,
+    log: Log,
+  ): Promise<Sessions> {
+    const manager = await SessionManager.load(stateDir, log)
+    const sessions = new Sessions(manager, workspace, ferry, log)
+    await manager.defaultFor(workspace)
+    return sessions
+  }
+
+  /** The named session, or the workspace's default one. */
+  async resolve(id: string | undefined): Promise<Session> {
+    return id === undefined ? this.manager.defaultFor(this.workspace) : this.manager.get(id)
+  }
+
+  async call(
+    sessionId: string | undefined,
+    input: Omit<CallInput, 'answerers'>,
+  ): Promise<{ callId: string; result: CallToolResult; session: Session }> {
+    const session = await this.resolve(sessionId)
+    const done = await this.runner.run(session, {
+      ...input,
+      answerers: () => session.answererCount(),
+    })
+    return { ...done, session }
+  }
+
+  close(): Promise<void> {
+    return this.manager.closeAll()
+  }
+}
