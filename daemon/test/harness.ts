@@ -4,7 +4,7 @@
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -130,9 +130,13 @@ export async function startDaemon(
     await writeFile(configPath, JSON.stringify(settings, null, 2))
     args.push('--config', configPath)
   }
+  // The workspace (working directory) belongs to the state directory, so a restarted daemon finds
+  // the same workspace and its default session again.
+  const workspace = `${stateDir}.workspace`
+  await mkdir(workspace, { recursive: true })
   const child = spawn(process.execPath, args, {
     env,
-    cwd: configDir,
+    cwd: workspace,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''

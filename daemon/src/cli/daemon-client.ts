@@ -9,6 +9,7 @@ export interface DaemonClient {
   info: RuntimeInfo
   get<T>(path: string): Promise<T>
   post<T>(path: string, body?: unknown, signal?: AbortSignal): Promise<T>
+  send<T>(method: string, path: string, body?: unknown): Promise<T>
   /** POSTs and hands each NDJSON line of the answer to `onLine`, in order. */
   stream<T>(path: string, body: unknown, onLine: (line: T) => Promise<void> | void): Promise<void>
 }
@@ -74,6 +75,7 @@ export async function connectDaemon(stateDir: string): Promise<DaemonClient> {
     info,
     get: (path) => send('GET', path),
     post: (path, body, signal) => send('POST', path, body, signal),
+    send: (method, path, body) => send(method, path, body),
     stream,
   }
 }

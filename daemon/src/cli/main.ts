@@ -11,6 +11,7 @@ import type { ServeOptions } from './daemon-commands.js'
 const daemonCommands = () => import('./daemon-commands.js')
 const serverCommands = () => import('./server-commands.js')
 const serviceCommands = () => import('./service.js')
+const sessionCommands = () => import('./session-commands.js')
 
 export const EXIT_OK = 0
 export const EXIT_TOOL_ERROR = 1
@@ -107,6 +108,33 @@ export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) =
     .command('reload')
     .description('re-read settings; changed servers reconnect')
     .action(() => run(async (c) => (await serverCommands()).reload(c)))
+  const sessions = program.command('sessions').description('list and manage sessions')
+  sessions
+    .command('list', { isDefault: true })
+    .description('list sessions')
+    .option('--json', 'print JSON')
+    .action((options: { json?: boolean }) =>
+      run(async (c) => (await sessionCommands()).listSessions(c, options.json === true)),
+    )
+  sessions
+    .command('new')
+    .description('create a session in this workspace and print its id')
+    .option('--name <name>', 'a name for it', 'untitled')
+    .action((options: { name: string }) =>
+      run(async (c) => (await sessionCommands()).newSession(c, options.name)),
+    )
+  sessions
+    .command('rename')
+    .argument('<id>', 'session id')
+    .argument('<name>', 'new name')
+    .action((id: string, name: string) =>
+      run(async (c) => (await sessionCommands()).renameSession(c, id, name)),
+    )
+  sessions
+    .command('rm')
+    .description('delete a session and its transcript')
+    .argument('<id>', 'session id')
+    .action((id: string) => run(async (c) => (await sessionCommands()).removeSession(c, id)))
   program
     .command('reconnect')
     .description("drop a server's connection and connect again now")
