@@ -2,7 +2,7 @@
 // 1 a tool returned isError, 2 usage, connection or daemon errors (with a one-line reason).
 
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
-import { FerryError } from '../errors.js'
+import { ErrorCode, FerryError } from '../errors.js'
 import { version } from '../version.js'
 import { cliContext, type CliContext, type GlobalOptions } from './context.js'
 import type { ServeOptions } from './daemon-commands.js'
@@ -135,6 +135,31 @@ export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) =
     .description('delete a session and its transcript')
     .argument('<id>', 'session id')
     .action((id: string) => run(async (c) => (await sessionCommands()).removeSession(c, id)))
+  program
+    .command('attach')
+    .description("follow a session live (default: this workspace's default session)")
+    .argument('[session]', 'session id')
+    .option('--plain', 'print events as lines (for pipes and logs)')
+    .option('--json', 'print each event as one JSON line')
+    .option('--read-only', 'attach without the ability to call or answer')
+    .action(
+      (
+        session: string | undefined,
+        options: { plain?: boolean; json?: boolean; readOnly?: boolean },
+      ) =>
+        run(async (c) => {
+          if (options.plain !== true && options.json !== true) {
+            throw new FerryError(
+              ErrorCode.BadRequest,
+              'the full-screen attach is not available yet; use `ferry attach --plain` or `--json`',
+            )
+          }
+          return (await import('./attach-plain.js')).attachPlain(c, session, {
+            json: options.json === true,
+            readOnly: options.readOnly === true,
+          })
+        }),
+    )
   program
     .command('reconnect')
     .description("drop a server's connection and connect again now")

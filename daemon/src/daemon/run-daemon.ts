@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { Ferry } from '../core/ferry.js'
 import { ErrorCode, FerryError } from '../errors.js'
 import { createApp } from '../http/app.js'
+import { attachStream } from '../http/stream-server.js'
 import { Sessions } from '../sessions/sessions.js'
 import { loadStaticFiles } from '../http/static-files.js'
 import { createFileLog, type Log } from '../log.js'
@@ -96,6 +97,7 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
   const stop = (reason: string): Promise<void> => {
     stopping ??= (async () => {
       log({ kind: 'daemon.stopping', reason })
+      stream?.close()
       server.close()
       server.closeAllConnections()
       await Promise.race([
@@ -146,6 +148,13 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
       { cause: error },
     )
   }
+  const stream = attachStream(server, {
+    sessions,
+    token,
+    log,
+    hosts: () => bound.hosts,
+    origins: () => bound.origins,
+  })
   const port = (server.address() as AddressInfo).port
   const authority = `${hostLiteral(options.host)}:${port}`
   bound.hosts = new Set([authority])

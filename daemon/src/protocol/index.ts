@@ -118,3 +118,4 @@ export interface ErrorBody {
   error: { code: string; message: string }
 }
 export * from './events.js'
+export * from './stream.js'

@@ -1,0 +1,57 @@
+// ferry attach --plain / --json: the session's events as lines on stdout, for pipes and logs.
+// Detaching (Ctrl-C) leaves the session running; a daemon restart is ridden out by reconnecting.
+
+import type { TranscriptEvent } from '../protocol/index.js'
+import type { CliContext } from './context.js'
+import { StreamClient } from './stream-client.js'
+
+export function describeEvent(event: TranscriptEvent): string {
+  const time = event.time.slice(11, 19)
+  const who = event.client === null ? '' : ` (${event.client.label})`
+  const head = `#${event.seq} ${time} ${event.type}`
+  switch (event.type) {
+    case 'call.requested':
+      return `${head} ${event.callId} ${event.tool} ${JSON.stringify(event.arguments)}${who}`
+    case 'confirmation.requested':
+      return `${head} ${event.callId} ${event.tool} on "${event.server}" needs a confirmation`
+    case 'confirmation.resolved':
+      return `${head} ${event.callId} ${event.outcome}${who}`
+    case 'call.progress':
+      return `${head} ${event.callId} ${event.progress}${event.total === undefined ? '' : `/${event.total}`}${event.message ? ` ${event.message}` : ''}`
+    case 'call.result':
+      return `${head} ${event.callId}${event.result.isError === true ? ' error' : ''} ${JSON.stringify(event.result.content ?? null).slice(0, 200)}`
+    case 'call.failed':
+      return `${head} ${event.callId} ${event.error.code}: ${event.error.message}`
+    case 'call.cancelled':
+    case 'call.interrupted':
+      return `${head} ${event.callId}`
+    case 'server.status':
+      return `${head} ${event.server} ${event.status}${event.error ? `: ${event.error}` : ''}`
+    case 'notice':
+      return `${head} ${event.level}: ${event.message}`
+  }
+}
+
+export function attachPlain(
+  ctx: CliContext,
+  session: string | undefined,
+  options: { json: boolean; readOnly: boolean },
+): Promise<number> {
+  return new Promise((resolve) => {
+    const client = new StreamClient({
+      stateDir: ctx.stateDir,
+      session,
+      client: { kind: 'attach', label: `ferry attach (pid ${process.pid})` },
+      readOnly: options.readOnly,
+      onEvent: (event) => ctx.out(options.json ? JSON.stringify(event) : describeEvent(event)),
+      onStatus: (status) => ctx.err(`ferry: ${status}`),
+    })
+    const detach = () => {
+      client.stop()
+      resolve(0)
+    }
+    process.once('SIGINT', detach)
+    process.once('SIGTERM', detach)
+    client.start()
+  })
+}

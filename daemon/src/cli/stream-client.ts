@@ -1,0 +1,95 @@
+// A resuming client of the daemon's WebSocket stream: finds the daemon through the runtime file,
+// subscribes to a session after the last seq it has seen, hands each new event on exactly once,
+// and reconnects (with the daemon's new address and token after a restart) until stopped.
+
+import WebSocket from 'ws'
+import { readRuntimeFile } from '../daemon/runtime-file.js'
+import {
+  STREAM_AUTH_PREFIX,
+  STREAM_PROTOCOL,
+  type ClientKind,
+  type StreamCommand,
+  type StreamMessage,
+  type TranscriptEvent,
+} from '../protocol/index.js'
+
+export interface StreamClientOptions {
+  stateDir: string
+  session: string | undefined
+  client: { kind: ClientKind; label: string }
+  readOnly: boolean
+  onEvent: (event: TranscriptEvent, session: string) => void
+  onStatus?: (status: string) => void
+}
+
+export class StreamClient {
+  private lastSeq = 0
+  private ws: WebSocket | undefined
+  private stopped = false
+  private retryMs = 200
+  private sessionId: string | undefined
+
+  constructor(private readonly options: StreamClientOptions) {
+    this.sessionId = options.session
+  }
+
+  start(): void {
+    void this.connect()
+  }
+
+  stop(): void {
+    this.stopped = true
+    this.ws?.close(1000, 'detached')
+  }
+
+  send(command: StreamCommand): void {
+    this.ws?.send(JSON.stringify(command))
+  }
+
+  private async connect(): Promise<void> {
+    if (this.stopped) return
+    const info = await readRuntimeFile(this.options.stateDir)
+    if (info === undefined) return this.retry('waiting for the daemon')
+    const url = new URL('api/stream', info.url)
+    url.protocol = 'ws:'
+    const ws = new WebSocket(url, [STREAM_PROTOCOL, `${STREAM_AUTH_PREFIX}${info.token}`])
+    this.ws = ws
+    ws.on('open', () => {
+      this.retryMs = 200
+      this.send({ type: 'hello', client: this.options.client, readOnly: this.options.readOnly })
+      this.send({
+        type: 'subscribe',
+        ...(this.sessionId === undefined ? {} : { session: this.sessionId }),
+        afterSeq: this.lastSeq,
+      })
+    })
+    ws.on('message', (data) => this.onMessage(JSON.parse(data.toString()) as StreamMessage))
+    ws.on('error', () => {})
+    ws.on('close', (code, reason) => {
+      if (this.stopped) return
+      this.retry(`disconnected (${code}${reason.length > 0 ? ` ${reason.toString()}` : ''})`)
+    })
+  }
+
+  private onMessage(message: StreamMessage): void {
+    if (message.type === 'subscribed') {
+      this.sessionId = message.session
+      this.options.onStatus?.(`attached to session ${message.session} at seq ${message.headSeq}`)
+    } else if (message.type === 'event') {
+      // Replays after a reconnect may overlap what was already shown: each seq is shown once.
+      if (message.event.seq <= this.lastSeq) return
+      this.lastSeq = message.event.seq
+      this.options.onEvent(message.event, message.session)
+    } else if (message.type === 'error' || (message.type === 'reply' && !message.ok)) {
+      this.options.onStatus?.(`error: ${message.error.message}`)
+    }
+  }
+
+  private retry(why: string): void {
+    if (this.stopped) return
+    this.options.onStatus?.(`${why}; reconnecting`)
+    const delay = this.retryMs
+    this.retryMs = Math.min(this.retryMs * 2, 5000)
+    setTimeout(() => void this.connect(), delay)
+  }
+}

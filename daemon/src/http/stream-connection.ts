@@ -1,0 +1,203 @@
+// One attached WebSocket client: its identity, its subscription to a session (replay from a seq,
+// then live), its commands, and the bound on what it may leave unread.
+
+import { randomBytes } from 'node:crypto'
+import type { WebSocket } from 'ws'
+import { z } from 'zod'
+import { ErrorCode, FerryError } from '../errors.js'
+import type { Log } from '../log.js'
+import {
+  CLOSE_TOO_SLOW,
+  type ClientRef,
+  type StreamCommand,
+  type StreamMessage,
+} from '../protocol/index.js'
+import type { Session } from '../sessions/session.js'
+import type { Sessions } from '../sessions/sessions.js'
+
+/** A client that leaves more than this unread is dropped; it can resume from its last seq. */
+export const MAX_UNSENT_BYTES = 8 * 1024 * 1024
+
+const command = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('hello'),
+    client: z.object({
+      kind: z.enum(['cli', 'attach', 'webshell', 'api']),
+      label: z.string().min(1).max(200),
+    }),
+    readOnly: z.boolean().optional(),
+  }),
+  z.object({
+    type: z.literal('subscribe'),
+    session: z.string().min(1).optional(),
+    afterSeq: z.number().int().min(0).optional(),
+  }),
+  z.object({
+    type: z.literal('call'),
+    ref: z.string().min(1).max(100),
+    tool: z.string().min(1),
+    arguments: z.record(z.string(), z.unknown()).optional(),
+    timeoutMs: z.number().int().positive().optional(),
+    id: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/)
+      .optional(),
+  }),
+  z.object({
+    type: z.literal('cancel'),
+    ref: z.string().min(1).max(100),
+    callId: z.string().min(1),
+  }),
+  z.object({
+    type: z.literal('answer'),
+    ref: z.string().min(1).max(100),
+    callId: z.string().min(1),
+    outcome: z.enum(['allow_once', 'allow_tool', 'allow_server', 'deny']),
+  }),
+])
+
+export class StreamConnection {
+  private client: ClientRef
+  private readOnly = false
+  private session: Session | undefined
+  private unsubscribe: (() => void) | undefined
+  private alive = true
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly sessions: Sessions,
+    private readonly log: Log,
+  ) {
+    this.client = { id: randomBytes(4).toString('hex'), kind: 'api', label: 'WebSocket client' }
+    ws.on('message', (data, isBinary) => void this.onMessage(isBinary ? '' : data.toString()))
+    ws.on('pong', () => (this.alive = true))
+    ws.on('close', () => this.unsubscribe?.())
+    ws.on('error', () => {})
+    this.send({ type: 'welcome', clientId: this.client.id })
+  }
+
+  heartbeat(): void {
+    if (!this.alive) {
+      this.ws.terminate()
+      return
+    }
+    this.alive = false
+    this.ws.ping()
+  }
+
+  close(code: number, reason: string): void {
+    this.unsubscribe?.()
+    this.ws.close(code, reason)
+  }
+
+  private send(message: StreamMessage): void {
+    if (this.ws.readyState !== this.ws.OPEN) return
+    if (this.ws.bufferedAmount > MAX_UNSENT_BYTES) {
+      this.log({ kind: 'stream.dropped_slow_client', client: this.client.id })
+      this.close(CLOSE_TOO_SLOW, 'too slow: reconnect and resume from your last seq')
+      return
+    }
+    this.ws.send(JSON.stringify(message))
+  }
+
+  private fail(ref: string | undefined, error: unknown): void {
+    const known = error instanceof FerryError ? error : undefined
+    const body = {
+      code: known?.code ?? ErrorCode.Internal,
+      message: known?.message ?? 'internal error',
+    }
+    this.send(
+      ref === undefined
+        ? { type: 'error', error: body }
+        : { type: 'reply', ref, ok: false, error: body },
+    )
+  }
+
+  private async onMessage(text: string): Promise<void> {
+    let parsed: StreamCommand
+    try {
+      const result = command.safeParse(JSON.parse(text))
+      if (!result.success) {
+        const issue = result.error.issues[0]
+        throw new FerryError(
+          ErrorCode.BadRequest,
+          `${issue?.path.join('.') || 'message'}: ${issue?.message ?? 'invalid'}`,
+        )
+      }
+      parsed = result.data
+    } catch (error) {
+      const known =
+        error instanceof FerryError
+          ? error
+          : new FerryError(ErrorCode.BadRequest, 'messages must be JSON objects')
+      return this.fail(undefined, known)
+    }
+    const ref = 'ref' in parsed ? parsed.ref : undefined
+    try {
+      await this.dispatch(parsed)
+    } catch (error) {
+      this.fail(ref, error)
+    }
+  }
+
+  private async dispatch(message: StreamCommand): Promise<void> {
+    switch (message.type) {
+      case 'hello':
+        this.client = { ...this.client, kind: message.client.kind, label: message.client.label }
+        this.readOnly = message.readOnly === true
+        return
+      case 'subscribe': {
+        const session = await this.sessions.resolve(message.session)
+        this.unsubscribe?.()
+        this.session = session
+        const afterSeq = message.afterSeq ?? 0
+        this.send({
+          type: 'subscribed',
+          session: session.id,
+          headSeq: session.info().headSeq,
+          afterSeq,
+        })
+        this.unsubscribe = session.subscribe(
+          afterSeq,
+          (event) => this.send({ type: 'event', session: session.id, event }),
+          { canAnswer: !this.readOnly },
+        )
+        return
+      }
+      case 'call': {
+        this.writable()
+        const session = this.session ?? (await this.sessions.resolve(undefined))
+        const callId = message.id ?? this.sessions.runner.newCallId()
+        await this.sessions.runner.run(session, {
+          tool: message.tool,
+          arguments: message.arguments ?? {},
+          client: this.client,
+          timeoutMs: message.timeoutMs,
+          callId,
+          answerers: () => session.answererCount(),
+        })
+        this.send({ type: 'reply', ref: message.ref, ok: true, callId })
+        return
+      }
+      case 'cancel':
+        this.writable()
+        this.sessions.runner.cancel(message.callId)
+        this.send({ type: 'reply', ref: message.ref, ok: true, callId: message.callId })
+        return
+      case 'answer':
+        this.writable()
+        await this.sessions.broker.answer(message.callId, message.outcome, this.client)
+        this.send({ type: 'reply', ref: message.ref, ok: true, callId: message.callId })
+        return
+    }
+  }
+
+  private writable(): void {
+    if (this.readOnly) {
+      throw new FerryError(
+        ErrorCode.Forbidden,
+        'this client attached read-only; it cannot call or answer',
+      )
+    }
+  }
+}

@@ -1,0 +1,33 @@
+// The WebSocket stream at `/api/stream`: what clients may send and what the daemon pushes.
+// Browser-safe: types and constants only.
+
+import type { ClientKind, ConfirmationOutcome, TranscriptEvent } from './events.js'
+
+/** Offered in `Sec-WebSocket-Protocol` together with `ferry.auth.<token>`; the only one echoed. */
+export const STREAM_PROTOCOL = 'ferry.v1'
+export const STREAM_AUTH_PREFIX = 'ferry.auth.'
+/** Close codes beyond the standard ones. */
+export const CLOSE_TOO_SLOW = 4008
+export const CLOSE_SHUTTING_DOWN = 4001
+
+export type StreamCommand =
+  | { type: 'hello'; client: { kind: ClientKind; label: string }; readOnly?: boolean }
+  | { type: 'subscribe'; session?: string; afterSeq?: number }
+  | {
+      type: 'call'
+      ref: string
+      tool: string
+      arguments?: Record<string, unknown>
+      timeoutMs?: number
+      id?: string
+    }
+  | { type: 'cancel'; ref: string; callId: string }
+  | { type: 'answer'; ref: string; callId: string; outcome: ConfirmationOutcome }
+
+export type StreamMessage =
+  | { type: 'welcome'; clientId: string }
+  | { type: 'subscribed'; session: string; headSeq: number; afterSeq: number }
+  | { type: 'event'; session: string; event: TranscriptEvent }
+  | { type: 'reply'; ref: string; ok: true; callId?: string }
+  | { type: 'reply'; ref: string; ok: false; error: { code: string; message: string } }
+  | { type: 'error'; error: { code: string; message: string } }
