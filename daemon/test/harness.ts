@@ -116,12 +116,12 @@ export async function readJsonLines<T = Record<string, unknown>>(file: string): 
 /** `settings: null` starts with no settings file at all (a fresh HOME and working directory). */
 export async function startDaemon(
   settings: unknown,
-  options: { env?: Record<string, string>; stateDir?: string } = {},
+  options: { env?: Record<string, string>; stateDir?: string; args?: string[] } = {},
 ): Promise<TestDaemon> {
   const stateDir = options.stateDir ?? (await tempDir('ferry-state-'))
   const configDir = await tempDir('ferry-config-')
   const configPath = join(configDir, 'settings.json')
-  const args = [ferryBin, 'serve', '--state-dir', stateDir, '--port', '0']
+  const args = [ferryBin, 'serve', '--state-dir', stateDir, '--port', '0', ...(options.args ?? [])]
   let env: NodeJS.ProcessEnv = { ...process.env, ...options.env }
   if (settings === null) {
     env = { ...env, HOME: configDir, XDG_CONFIG_HOME: join(configDir, '.config') }

@@ -17,6 +17,7 @@ import { connectDaemon, notRunning } from './daemon-client.js'
 export interface ServeOptions {
   port: number
   host: string
+  compactAboveMb: number
 }
 
 const binPath = fileURLToPath(new URL('../../bin/ferry.js', import.meta.url))
@@ -48,6 +49,7 @@ export async function serve(ctx: CliContext, options: ServeOptions): Promise<num
     homeDir: ctx.homeDir,
     port: options.port,
     host: options.host,
+    compactAboveBytes: options.compactAboveMb * 1024 * 1024,
   })
   ctx.out(`Ferry ${daemon.info.version} listening on ${daemon.info.url} (pid ${daemon.info.pid})`)
   live.daemon = daemon
@@ -89,7 +91,7 @@ export async function start(ctx: CliContext, options: ServeOptions): Promise<num
   const outPath = join(ctx.stateDir, 'daemon.out')
   const out = openSync(outPath, 'w', 0o600)
   const args = [binPath, 'serve', '--state-dir', ctx.stateDir, '--port', String(options.port)]
-  args.push('--host', options.host)
+  args.push('--host', options.host, '--compact-above-mb', String(options.compactAboveMb))
   if (ctx.configFile !== undefined) args.push('--config', resolve(ctx.cwd, ctx.configFile))
   const child = spawn(process.execPath, args, {
     cwd: ctx.cwd,

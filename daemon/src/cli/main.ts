@@ -35,6 +35,14 @@ function serveOptions(command: Command): Command {
         .default(0),
     )
     .option('--host <address>', 'loopback address to bind: 127.0.0.1 or ::1', '127.0.0.1')
+    .addOption(
+      new Option(
+        '--compact-above-mb <n>',
+        'compact a session once its transcript file passes this size',
+      )
+        .argParser(integer('--compact-above-mb', 1))
+        .default(64),
+    )
 }
 
 export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) => void): Command {
@@ -130,6 +138,11 @@ export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) =
     .action((id: string, name: string) =>
       run(async (c) => (await sessionCommands()).renameSession(c, id, name)),
     )
+  sessions
+    .command('compact')
+    .description("rewrite a session's history in compacted form")
+    .argument('<id>', 'session id')
+    .action((id: string) => run(async (c) => (await sessionCommands()).compactSession(c, id)))
   sessions
     .command('rm')
     .description('delete a session and its transcript')

@@ -40,3 +40,11 @@ export async function removeSession(ctx: CliContext, id: string): Promise<number
   ctx.out(`Deleted session ${id}.`)
   return 0
 }
+
+export async function compactSession(ctx: CliContext, id: string): Promise<number> {
+  const session = await (
+    await connectDaemon(ctx.stateDir)
+  ).post<SessionInfo>(`/sessions/${encodeURIComponent(id)}/compact`)
+  ctx.out(`Compacted session ${id} through seq ${session.compactedThrough}.`)
+  return 0
+}

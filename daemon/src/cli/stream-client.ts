@@ -20,6 +20,10 @@ export interface StreamClientOptions {
   readOnly: boolean
   onEvent: (event: TranscriptEvent, session: string) => void
   onStatus?: (status: string) => void
+  /** Every message from the daemon before it is handled (replies to commands, for instance). */
+  onMessage?: (message: StreamMessage) => void
+  /** The stream is down (lost, or no daemon yet); a reconnect is scheduled. */
+  onDisconnect?: (why: string) => void
 }
 
 export class StreamClient {
@@ -27,6 +31,7 @@ export class StreamClient {
   private ws: WebSocket | undefined
   private stopped = false
   private retryMs = 200
+  private retryTimer: NodeJS.Timeout | undefined
   private sessionId: string | undefined
 
   constructor(private readonly options: StreamClientOptions) {
@@ -39,16 +44,21 @@ export class StreamClient {
 
   stop(): void {
     this.stopped = true
+    clearTimeout(this.retryTimer)
     this.ws?.close(1000, 'detached')
   }
 
-  send(command: StreamCommand): void {
-    this.ws?.send(JSON.stringify(command))
+  /** False (and nothing sent) while the stream is not open. */
+  send(command: StreamCommand): boolean {
+    if (this.ws?.readyState !== WebSocket.OPEN) return false
+    this.ws.send(JSON.stringify(command))
+    return true
   }
 
   private async connect(): Promise<void> {
     if (this.stopped) return
     const info = await readRuntimeFile(this.options.stateDir)
+    if (this.stopped) return
     if (info === undefined) return this.retry('waiting for the daemon')
     const url = new URL('api/stream', info.url)
     url.protocol = 'ws:'
@@ -72,9 +82,17 @@ export class StreamClient {
   }
 
   private onMessage(message: StreamMessage): void {
+    this.options.onMessage?.(message)
     if (message.type === 'subscribed') {
       this.sessionId = message.session
       this.options.onStatus?.(`attached to session ${message.session} at seq ${message.headSeq}`)
+    } else if (message.type === 'snapshot') {
+      this.options.onStatus?.(message.reason)
+      for (const event of message.events) {
+        if (event.seq <= this.lastSeq) continue
+        this.lastSeq = event.seq
+        this.options.onEvent(event, message.session)
+      }
     } else if (message.type === 'event') {
       // Replays after a reconnect may overlap what was already shown: each seq is shown once.
       if (message.event.seq <= this.lastSeq) return
@@ -88,8 +106,9 @@ export class StreamClient {
   private retry(why: string): void {
     if (this.stopped) return
     this.options.onStatus?.(`${why}; reconnecting`)
+    this.options.onDisconnect?.(why)
     const delay = this.retryMs
     this.retryMs = Math.min(this.retryMs * 2, 5000)
-    setTimeout(() => void this.connect(), delay)
+    this.retryTimer = setTimeout(() => void this.connect(), delay)
   }
 }

@@ -30,6 +30,8 @@ export interface DaemonOptions {
   homeDir: string
   port: number
   host: string
+  /** A session transcript past this size is compacted automatically. */
+  compactAboveBytes?: number
   webshellDir?: string
 }
 
@@ -79,7 +81,13 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
 
   let sessions: Sessions
   try {
-    sessions = await Sessions.open(options.stateDir, options.cwd, ferry, log)
+    sessions = await Sessions.open(
+      options.stateDir,
+      options.cwd,
+      ferry,
+      log,
+      options.compactAboveBytes,
+    )
   } catch (error) {
     await releaseLock()
     throw error

@@ -12,6 +12,8 @@ const createBody = z.object({ name: z.string().trim().min(1).max(100).optional()
 export interface EventsPage {
   session: string
   headSeq: number
+  /** Events up to this seq are in compacted form; asking from inside that range gets them all. */
+  compactedThrough: number
   events: TranscriptEvent[]
 }
 
@@ -32,6 +34,10 @@ export function sessionRoutes(sessions: Sessions): Hono {
     return c.json<SessionInfo>(await manager.rename(c.req.param('id'), body.name))
   })
 
+  routes.post('/sessions/:id/compact', async (c) =>
+    c.json<SessionInfo>(await manager.compact(c.req.param('id'))),
+  )
+
   routes.delete('/sessions/:id', async (c) => {
     await manager.remove(c.req.param('id'))
     return c.json({ deleted: c.req.param('id') })
@@ -39,11 +45,13 @@ export function sessionRoutes(sessions: Sessions): Hono {
 
   routes.get('/sessions/:id/events', (c) => {
     const session = manager.get(c.req.param('id'))
-    const after = Math.max(0, Number(c.req.query('after') ?? 0) || 0)
+    const requested = Math.max(0, Number(c.req.query('after') ?? 0) || 0)
+    const after = session.needsSnapshot(requested) ? 0 : requested
     const limit = Math.min(10_000, Math.max(1, Number(c.req.query('limit') ?? 1000) || 1000))
     return c.json<EventsPage>({
       session: session.id,
       headSeq: session.info().headSeq,
+      compactedThrough: session.info().compactedThrough,
       events: session.eventsAfter(after, limit),
     })
   })

@@ -150,13 +150,23 @@ export class StreamConnection {
         const session = await this.sessions.resolve(message.session)
         this.unsubscribe?.()
         this.session = session
-        const afterSeq = message.afterSeq ?? 0
+        let afterSeq = message.afterSeq ?? 0
         this.send({
           type: 'subscribed',
           session: session.id,
           headSeq: session.info().headSeq,
           afterSeq,
         })
+        if (session.needsSnapshot(afterSeq)) {
+          const events = session.eventsAfter(0)
+          this.send({
+            type: 'snapshot',
+            session: session.id,
+            reason: `events up to seq ${session.info().compactedThrough} were compacted; this is the compacted history`,
+            events,
+          })
+          afterSeq = events.at(-1)?.seq ?? afterSeq
+        }
         this.unsubscribe = session.subscribe(
           afterSeq,
           (event) => this.send({ type: 'event', session: session.id, event }),

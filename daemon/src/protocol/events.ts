@@ -15,8 +15,21 @@ export interface ClientRef {
 
 export type ConfirmationOutcome = 'allow_once' | 'allow_tool' | 'allow_server' | 'deny'
 
-/** How a result is shown; `mcp_app` arrives with App support. */
-export type DisplayResult = { type: 'plain' }
+/** How a result is shown: as plain content, or as an MCP App (its HTML is emptied by compaction). */
+export type DisplayResult =
+  | { type: 'plain' }
+  | {
+      type: 'mcp_app'
+      serverName: string
+      resourceUri: string
+      html: string
+      csp: Record<string, string[]>
+      permissions: Record<string, unknown>
+      prefersBorder: boolean | null
+      toolInput: Record<string, unknown>
+      toolResult: Record<string, unknown>
+      fallbackText: string
+    }
 
 interface EventBase {
   seq: number
@@ -70,4 +83,6 @@ export interface SessionInfo {
   headSeq: number
   /** Set when a stored record could not be read back; the events after it are still there. */
   damaged: string | null
+  /** Events up to this seq were compacted (shortened, progress folded); 0 if never. */
+  compactedThrough: number
 }

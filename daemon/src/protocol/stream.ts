@@ -28,6 +28,8 @@ export type StreamMessage =
   | { type: 'welcome'; clientId: string }
   | { type: 'subscribed'; session: string; headSeq: number; afterSeq: number }
   | { type: 'event'; session: string; event: TranscriptEvent }
+  /** The requested point was compacted away: here is the whole compacted history instead. */
+  | { type: 'snapshot'; session: string; reason: string; events: TranscriptEvent[] }
   | { type: 'reply'; ref: string; ok: true; callId?: string }
   | { type: 'reply'; ref: string; ok: false; error: { code: string; message: string } }
   | { type: 'error'; error: { code: string; message: string } }

@@ -21,6 +21,8 @@ interface Pending {
 
 export class EventLog<T> {
   private queue: Pending[] = []
+  /** Bytes in the file, for size-triggered compaction. */
+  bytes = 0
   private writing = false
   private closed = false
 
@@ -45,7 +47,9 @@ export class EventLog<T> {
       if (decoded.ok) records.push(decoded.value as T)
       else damaged ??= { line: index + 1, reason: decoded.reason }
     })
-    return { log: new EventLog<T>(handle), report: { records, tornBytes, damaged } }
+    const log = new EventLog<T>(handle)
+    log.bytes = await log.size()
+    return { log, report: { records, tornBytes, damaged } }
   }
 
   /** Resolves once `records` are stored durably. */
@@ -57,18 +61,27 @@ export class EventLog<T> {
     })
   }
 
-  /** Replaces the whole file with `records` (compaction), atomically with respect to appends. */
-  async rewrite(records: readonly T[]): Promise<void> {
+  /**
+   * Replaces the whole file (compaction). `produce` runs once every queued append is on disk and
+   * before any later one is written, so it sees exactly the stored records.
+   */
+  async rewrite(produce: () => readonly T[]): Promise<void> {
     await this.drained()
     this.writing = true
     try {
+      const records = produce()
       await this.handle.truncate(0)
       await this.handle.write(records.map(encodeRecord).join(''), null, 'utf8')
       await this.handle.datasync()
+      this.bytes = await this.size()
     } finally {
       this.writing = false
       void this.flush()
     }
+  }
+
+  private async size(): Promise<number> {
+    return (await this.handle.stat()).size
   }
 
   async close(): Promise<void> {
@@ -89,7 +102,9 @@ export class EventLog<T> {
     const batch = this.queue
     this.queue = []
     try {
-      await this.handle.write(batch.map((pending) => pending.lines).join(''), null, 'utf8')
+      const text = batch.map((pending) => pending.lines).join('')
+      await this.handle.write(text, null, 'utf8')
+      this.bytes += Buffer.byteLength(text)
       await this.handle.datasync()
       for (const pending of batch) pending.resolve()
     } catch (error) {

@@ -18,10 +18,15 @@ export class SessionManager {
   private constructor(
     private readonly dir: string,
     private readonly log: Log,
+    private readonly compactAboveBytes: number,
   ) {}
 
-  static async load(stateDir: string, log: Log): Promise<SessionManager> {
-    const manager = new SessionManager(join(stateDir, 'sessions'), log)
+  static async load(
+    stateDir: string,
+    log: Log,
+    compactAboveBytes: number,
+  ): Promise<SessionManager> {
+    const manager = new SessionManager(join(stateDir, 'sessions'), log, compactAboveBytes)
     await mkdir(manager.dir, { recursive: true, mode: 0o700 })
     for (const id of await readdir(manager.dir)) {
       if (!SESSION_ID.test(id)) continue
@@ -84,6 +89,15 @@ export class SessionManager {
     return session.info()
   }
 
+  async compact(id: string): Promise<SessionInfo> {
+    const session = this.get(id)
+    const before = session.storedBytes
+    await session.compact()
+    await this.writeMeta(session.meta)
+    this.log({ kind: 'session.compacted', session: id, before, after: session.storedBytes })
+    return session.info()
+  }
+
   async remove(id: string): Promise<void> {
     const session = this.get(id)
     this.sessions.delete(id)
@@ -107,7 +121,13 @@ export class SessionManager {
         ? null
         : `record ${report.damaged.line} of events.jsonl is unreadable (${report.damaged.reason})`
     if (damaged !== null) this.log({ kind: 'session.damaged', session: id, damaged })
-    const session = new Session(meta, log, report.records, damaged)
+    const session = new Session(meta, log, report.records, damaged, {
+      aboveBytes: this.compactAboveBytes,
+      onCompacted: async (compacted) => {
+        await this.writeMeta(compacted.meta)
+        this.log({ kind: 'session.compacted', session: compacted.id, after: compacted.storedBytes })
+      },
+    })
     this.sessions.set(id, session)
     for (const callId of session.unfinishedCalls()) {
       await session.emit({ type: 'call.interrupted', callId }, null)

@@ -7,6 +7,7 @@ import type {
   TranscriptEvent,
   TranscriptEventBody,
 } from '../protocol/index.js'
+import { compactEvents } from './compact.js'
 import type { EventLog } from './event-log.js'
 
 export interface SessionMeta {
@@ -15,21 +16,29 @@ export interface SessionMeta {
   workspace: string
   isDefault: boolean
   createdAt: string
+  compactedThrough?: number
 }
 
 export type Subscriber = (event: TranscriptEvent) => void
 
 export class Session {
-  private readonly events: TranscriptEvent[]
+  private events: TranscriptEvent[]
   private head: number
   private storedHead: number
   private readonly subscribers = new Map<Subscriber, { canAnswer: boolean }>()
+
+  private compacting: Promise<number> | undefined
 
   constructor(
     public meta: SessionMeta,
     private readonly log: EventLog<TranscriptEvent>,
     loaded: TranscriptEvent[],
     readonly damaged: string | null,
+    /** Past this many stored bytes the session compacts itself; `onCompacted` persists the fact. */
+    private readonly autoCompact: {
+      aboveBytes: number
+      onCompacted: (session: Session) => Promise<void>
+    },
   ) {
     this.events = loaded
     this.head = loaded.reduce((max, event) => Math.max(max, event.seq), 0)
@@ -41,7 +50,12 @@ export class Session {
   }
 
   info(): SessionInfo {
-    return { ...this.meta, headSeq: this.storedHead, damaged: this.damaged }
+    return {
+      ...this.meta,
+      compactedThrough: this.meta.compactedThrough ?? 0,
+      headSeq: this.storedHead,
+      damaged: this.damaged,
+    }
   }
 
   /** Stores one event and then delivers it; resolves with the stored event. */
@@ -57,6 +71,9 @@ export class Session {
     // Appends resolve in order, so stored events are published in seq order.
     this.storedHead = event.seq
     for (const subscriber of this.subscribers.keys()) subscriber(event)
+    if (this.log.bytes > this.autoCompact.aboveBytes && this.compacting === undefined) {
+      void this.compact().then(() => this.autoCompact.onCompacted(this))
+    }
     return event
   }
 
@@ -68,6 +85,35 @@ export class Session {
       if (event.seq > afterSeq) out.push(event)
     }
     return out
+  }
+
+  get storedBytes(): number {
+    return this.log.bytes
+  }
+
+  /** Rewrites the stored history in compacted form; returns the seq it was compacted through. */
+  compact(): Promise<number> {
+    this.compacting ??= (async () => {
+      let through = 0
+      try {
+        await this.log.rewrite(() => {
+          through = this.storedHead
+          const compacted = compactEvents(this.events.filter((event) => event.seq <= through))
+          this.events = [...compacted, ...this.events.filter((event) => event.seq > through)]
+          return compacted
+        })
+        this.meta = { ...this.meta, compactedThrough: through }
+        return through
+      } finally {
+        this.compacting = undefined
+      }
+    })()
+    return this.compacting
+  }
+
+  /** True when resuming after `afterSeq` would miss events that compaction removed. */
+  needsSnapshot(afterSeq: number): boolean {
+    return afterSeq > 0 && afterSeq < (this.meta.compactedThrough ?? 0)
   }
 
   /** Replays what the subscriber missed after `afterSeq`, then delivers live events. */

@@ -9,6 +9,9 @@ import { PermissionBroker } from './permission-broker.js'
 import type { Session } from './session.js'
 import { SessionManager } from './session-manager.js'
 
+/** A transcript file past this size is compacted automatically. */
+export const DEFAULT_COMPACT_ABOVE_BYTES = 64 * 1024 * 1024
+
 export class Sessions {
   readonly broker = new PermissionBroker()
   readonly runner: CallRunner
@@ -35,8 +38,9 @@ export class Sessions {
     workspace: string,
     ferry: Ferry,
     log: Log,
+    compactAboveBytes = DEFAULT_COMPACT_ABOVE_BYTES,
   ): Promise<Sessions> {
-    const manager = await SessionManager.load(stateDir, log)
+    const manager = await SessionManager.load(stateDir, log, compactAboveBytes)
     const sessions = new Sessions(manager, workspace, ferry, log)
     await manager.defaultFor(workspace)
     return sessions

@@ -1,0 +1,64 @@
+// Compaction: rewrites a transcript into a bounded form that keeps every call's meaning. Progress
+// of finished calls is folded away, long strings and binary payloads are shortened with a marker,
+// and App display results keep their type and fallback text with the HTML emptied.
+
+import type { TranscriptEvent } from '../protocol/index.js'
+
+/** Strings longer than this are cut, with a marker saying how much was removed. */
+export const MAX_KEPT_STRING = 2000
+
+function shortenString(value: string): string {
+  if (value.length <= MAX_KEPT_STRING) return value
+  return `${value.slice(0, MAX_KEPT_STRING)}… [compacted: ${value.length - MAX_KEPT_STRING} more characters]`
+}
+
+/** Base64 payloads (image, audio, blob) carry no meaning a transcript needs to keep. */
+const BINARY_KEYS = new Set(['data', 'blob'])
+
+function shorten(value: unknown, key = ''): unknown {
+  if (typeof value === 'string') {
+    if (BINARY_KEYS.has(key) && value.length > 0)
+      return `[compacted: ${value.length} base64 characters]`
+    return shortenString(value)
+  }
+  if (Array.isArray(value)) return value.map((item) => shorten(item))
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shorten(v, k)]))
+  }
+  return value
+}
+
+export function compactEvents(events: readonly TranscriptEvent[]): TranscriptEvent[] {
+  const ended = new Set<string>()
+  for (const event of events) {
+    if (
+      event.type === 'call.result' ||
+      event.type === 'call.failed' ||
+      event.type === 'call.cancelled' ||
+      event.type === 'call.interrupted'
+    ) {
+      ended.add(event.callId)
+    }
+  }
+  const out: TranscriptEvent[] = []
+  for (const event of events) {
+    if (event.type === 'call.progress' && ended.has(event.callId)) continue
+    if (event.type === 'call.requested') {
+      out.push({ ...event, arguments: shorten(event.arguments) as Record<string, unknown> })
+    } else if (event.type === 'call.result') {
+      const display =
+        event.display.type === 'mcp_app'
+          ? {
+              ...event.display,
+              html: '',
+              toolInput: shorten(event.display.toolInput) as Record<string, unknown>,
+              toolResult: shorten(event.display.toolResult) as Record<string, unknown>,
+            }
+          : event.display
+      out.push({ ...event, result: shorten(event.result) as typeof event.result, display })
+    } else {
+      out.push(event)
+    }
+  }
+  return out
+}
