@@ -2,7 +2,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process'
 import { Agent, request as httpRequest } from 'node:http'
-import { mkdtemp, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -29,14 +29,18 @@ export interface BenchDaemon {
   child: ChildProcess
   api<T>(path: string, body?: unknown): Promise<T>
   waitAllReady(count: number): Promise<ServerInfo[]>
+  rssMb(): Promise<number>
   stop(): Promise<void>
 }
 
-export async function startBenchDaemon(settings: unknown): Promise<BenchDaemon> {
+export async function startBenchDaemon(
+  settings: unknown,
+  options: { stateDir?: string } = {},
+): Promise<BenchDaemon> {
   const dir = await mkdtemp(join(tmpdir(), 'ferry-bench-'))
   const config = join(dir, 'settings.json')
   await writeFile(config, JSON.stringify(settings))
-  const stateDir = join(dir, 'state')
+  const stateDir = options.stateDir ?? join(dir, 'state')
   const child = spawn(
     process.execPath,
     [ferryBin, 'serve', '--state-dir', stateDir, '--config', config, '--port', '0'],
@@ -96,6 +100,10 @@ export async function startBenchDaemon(settings: unknown): Promise<BenchDaemon> 
         if (servers.some((s) => s.status === 'failed')) throw new Error(JSON.stringify(servers))
         await new Promise((resolve) => setTimeout(resolve, 5))
       }
+    },
+    async rssMb() {
+      const status = await readFile(`/proc/${child.pid}/status`, 'utf8').catch(() => '')
+      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024
     },
     async stop() {
       agent.destroy()

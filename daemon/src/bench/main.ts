@@ -3,6 +3,7 @@
 
 import { benchCallOverhead } from './call-overhead.js'
 import { benchProbeFloor } from './probe-floor.js'
+import { benchDurability, benchFanOut, benchLargeSessions } from './sessions-bench.js'
 import { benchMemory, benchStartup } from './startup-and-memory.js'
 
 const calls = Number(process.env.FERRY_BENCH_CALLS ?? 1000)
@@ -11,3 +12,6 @@ await benchCallOverhead(calls)
 await benchStartup()
 await benchMemory()
 await benchProbeFloor()
+await benchFanOut()
+await benchDurability()
+await benchLargeSessions()

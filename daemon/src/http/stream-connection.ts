@@ -11,6 +11,7 @@ import {
   type ClientRef,
   type StreamCommand,
   type StreamMessage,
+  type TranscriptEvent,
 } from '../protocol/index.js'
 import type { Session } from '../sessions/session.js'
 import type { Sessions } from '../sessions/sessions.js'
@@ -56,6 +57,18 @@ const command = z.discriminatedUnion('type', [
   }),
 ])
 
+/** Each event is serialised once, however many clients it goes to. */
+const frames = new WeakMap<TranscriptEvent, string>()
+
+function eventFrame(session: string, event: TranscriptEvent): string {
+  let frame = frames.get(event)
+  if (frame === undefined) {
+    frame = JSON.stringify({ type: 'event', session, event } satisfies StreamMessage)
+    frames.set(event, frame)
+  }
+  return frame
+}
+
 export class StreamConnection {
   private client: ClientRef
   private readOnly = false
@@ -91,13 +104,17 @@ export class StreamConnection {
   }
 
   private send(message: StreamMessage): void {
+    this.sendFrame(JSON.stringify(message))
+  }
+
+  private sendFrame(frame: string): void {
     if (this.ws.readyState !== this.ws.OPEN) return
     if (this.ws.bufferedAmount > MAX_UNSENT_BYTES) {
       this.log({ kind: 'stream.dropped_slow_client', client: this.client.id })
       this.close(CLOSE_TOO_SLOW, 'too slow: reconnect and resume from your last seq')
       return
     }
-    this.ws.send(JSON.stringify(message))
+    this.ws.send(frame)
   }
 
   private fail(ref: string | undefined, error: unknown): void {
@@ -169,7 +186,7 @@ export class StreamConnection {
         }
         this.unsubscribe = session.subscribe(
           afterSeq,
-          (event) => this.send({ type: 'event', session: session.id, event }),
+          (event) => this.sendFrame(eventFrame(session.id, event)),
           { canAnswer: !this.readOnly },
         )
         return
