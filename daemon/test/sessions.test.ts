@@ -1,7 +1,7 @@
 import { appendFile, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { SessionInfo, TranscriptEvent } from '../src/protocol/index.js'
+import { CALL_END_TYPES, type SessionInfo, type TranscriptEvent } from '../src/protocol/index.js'
 import {
   cleanup,
   fixture,
@@ -9,7 +9,9 @@ import {
   startDaemon,
   tempDir,
   type TestDaemon,
+  waitFor,
 } from './harness.js'
+import { openStream } from './stream-harness.js'
 
 afterEach(cleanup)
 
@@ -183,22 +185,33 @@ describe('confirmations', () => {
 })
 
 describe('durability', () => {
-  it('keeps every acknowledged event across kill -9, marks running calls interrupted, and recovers a torn last record', async () => {
+  it('keeps every event a client received across kill -9 during 1,000 rapid calls, marks running calls interrupted, and recovers a torn last record', async () => {
     const daemon = await startDaemon({ mcpServers: { fx: fixture([]) } })
     await daemon.waitForStatus('fx', 'ready')
     const [session] = await sessions(daemon)
     const id = session?.id as string
-    // A stream of calls, some long enough to be running at the kill.
-    const calls = Array.from({ length: 200 }, (_, i) =>
-      call(daemon, {
-        tool: 'mcp_fx_slow',
-        arguments: { steps: i % 10 === 0 ? 50 : 1, delayMs: 20 },
-      }).catch(() => undefined),
-    )
-    let acknowledged: TranscriptEvent[] = []
-    while (acknowledged.length < 150) acknowledged = await events(daemon, id)
+    const watcher = await openStream(daemon)
+    watcher.send({ type: 'subscribe' })
+    // 1,000 calls in waves of 50, some long enough to be running at the kill.
+    let stop = false
+    const calls = (async () => {
+      for (let wave = 0; wave < 20 && !stop; wave++) {
+        await Promise.all(
+          Array.from({ length: 50 }, (_, i) =>
+            call(daemon, {
+              tool: 'mcp_fx_slow',
+              arguments: { steps: i % 10 === 0 ? 50 : 1, delayMs: 5 },
+            }).catch(() => undefined),
+          ),
+        )
+      }
+    })()
+    await waitFor(() => (watcher.events.length >= 1500 ? true : undefined), 60_000, '1,500 events')
     daemon.process.kill('SIGKILL')
-    await Promise.all(calls)
+    stop = true
+    await calls
+    const received = [...watcher.events]
+    expect(received.map((e) => e.seq)).toEqual(received.map((_, i) => i + 1))
 
     const file = join(daemon.stateDir, 'sessions', id, 'events.jsonl')
     await appendFile(file, '0000abcd {"seq":99999,"ty')
@@ -208,15 +221,12 @@ describe('durability', () => {
     )
     const after = await events(restarted, id)
     const bySeq = new Map(after.map((e) => [e.seq, e]))
-    for (const event of acknowledged) expect(bySeq.get(event.seq)).toEqual(event)
+    for (const event of received) expect(bySeq.get(event.seq)).toEqual(event)
     expect(after.map((e) => e.seq)).toEqual(after.map((_, i) => i + 1))
     const open = new Set<string>()
     for (const e of after) {
       if (e.type === 'call.requested') open.add(e.callId)
-      else if (
-        'callId' in e &&
-        ['call.result', 'call.failed', 'call.cancelled', 'call.interrupted'].includes(e.type)
-      )
+      else if ('callId' in e && CALL_END_TYPES.some((type) => type === e.type))
         open.delete(e.callId)
     }
     expect([...open]).toEqual([])
