@@ -13,20 +13,10 @@ import type { CallResponse, CallStreamLine, ClientRef } from '../protocol/index.
 import type { Sessions } from '../sessions/sessions.js'
 import { errorBody } from './error-response.js'
 import { jsonBody, parseBody } from './guards.js'
-
-const clientSchema = z.object({
-  kind: z.enum(['cli', 'attach', 'webshell', 'api']),
-  label: z.string().min(1).max(200),
-})
+import { callFields, clientSchema, outcomeSchema } from './wire-schemas.js'
 
 const callBody = z.object({
-  tool: z.string().min(1),
-  arguments: z.record(z.string(), z.unknown()).optional(),
-  timeoutMs: z.number().int().positive().optional(),
-  id: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/)
-    .optional(),
+  ...callFields,
   session: z.string().min(1).optional(),
   /** Answer the confirmation with "allow once" up front. */
   yes: z.boolean().optional(),
@@ -35,10 +25,7 @@ const callBody = z.object({
   client: clientSchema.optional(),
 })
 
-const answerBody = z.object({
-  outcome: z.enum(['allow_once', 'allow_tool', 'allow_server', 'deny']),
-  client: clientSchema.optional(),
-})
+const answerBody = z.object({ outcome: outcomeSchema, client: clientSchema.optional() })
 
 export function requestClient(client: z.infer<typeof clientSchema> | undefined): ClientRef {
   return {

@@ -15,6 +15,7 @@ import {
 } from '../protocol/index.js'
 import type { Session } from '../sessions/session.js'
 import type { Sessions } from '../sessions/sessions.js'
+import { callFields, clientSchema, outcomeSchema } from './wire-schemas.js'
 
 /** A client that leaves more than this unread is dropped; it can resume from its last seq. */
 export const MAX_UNSENT_BYTES = 8 * 1024 * 1024
@@ -22,10 +23,7 @@ export const MAX_UNSENT_BYTES = 8 * 1024 * 1024
 const command = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('hello'),
-    client: z.object({
-      kind: z.enum(['cli', 'attach', 'webshell', 'api']),
-      label: z.string().min(1).max(200),
-    }),
+    client: clientSchema,
     readOnly: z.boolean().optional(),
   }),
   z.object({
@@ -36,13 +34,7 @@ const command = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('call'),
     ref: z.string().min(1).max(100),
-    tool: z.string().min(1),
-    arguments: z.record(z.string(), z.unknown()).optional(),
-    timeoutMs: z.number().int().positive().optional(),
-    id: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{1,64}$/)
-      .optional(),
+    ...callFields,
   }),
   z.object({
     type: z.literal('cancel'),
@@ -53,7 +45,7 @@ const command = z.discriminatedUnion('type', [
     type: z.literal('answer'),
     ref: z.string().min(1).max(100),
     callId: z.string().min(1),
-    outcome: z.enum(['allow_once', 'allow_tool', 'allow_server', 'deny']),
+    outcome: outcomeSchema,
   }),
 ])
 
