@@ -148,9 +148,14 @@ describe('confirmations', () => {
       text += new TextDecoder().decode(value)
     }
     expect(text).toContain('"result"')
-    // "Always this tool" holds for the session: the next call asks nobody.
+    // "Always this tool" holds for the session: the next call asks nobody, also after a restart.
     const again = await daemon.cli(['call', 'mcp_fx_slow', '{"steps":1,"delayMs":1}'])
     expect(again).toMatchObject({ code: 0, stdout: 'done\n' })
+    await daemon.stop()
+    const restarted = await startDaemon(settings(record), { stateDir: daemon.stateDir })
+    await restarted.waitForStatus('fx', 'ready')
+    const afterRestart = await restarted.cli(['call', 'mcp_fx_slow', '{"steps":1,"delayMs":1}'])
+    expect(afterRestart).toMatchObject({ code: 0, stdout: 'done\n' })
   })
 
   it('ends a denied call with a "denied by user" tool error the server never sees', async () => {

@@ -166,6 +166,16 @@ describe('the session stream', () => {
     terminal.ws.close()
   })
 
+  it('does not count a line-printing attach as someone who can answer a confirmation', async () => {
+    const daemon = await startDaemon({ mcpServers: { fx: fixture([], { trust: false }) } })
+    await daemon.waitForStatus('fx', 'ready')
+    const printer = attachJson(daemon)
+    await waitFor(() => printer.events.length > 0 || undefined, 10_000, 'the attach to start')
+    const refused = await daemon.cli(['call', 'mcp_fx_slow', '{"steps":1,"delayMs":1}'])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('needs a confirmation')
+  })
+
   it('drops a subscriber that never reads without slowing the others, and keeps memory bounded', async () => {
     const daemon = await startDaemon({ mcpServers: { fx: fixture([]) } })
     await daemon.waitForStatus('fx', 'ready')

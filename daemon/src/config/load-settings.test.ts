@@ -104,6 +104,20 @@ describe('loadSettings', () => {
     expect(shared.config).toMatchObject({ transport: 'sse', trust: false })
   })
 
+  it('ignores trust: true in workspace settings, with a warning', async () => {
+    const options = await sandbox()
+    await write(options.userFile, { mcpServers: { mine: { command: 'm', trust: true } } })
+    await write(options.workspaceFile, { mcpServers: { theirs: { command: 't', trust: true } } })
+    const settings = await loadSettings(options)
+    const [mine, theirs] = settings.servers
+    if (mine?.state !== 'enabled' || theirs?.state !== 'enabled') throw new Error('not enabled')
+    expect(mine.config.trust).toBe(true)
+    expect(theirs.config.trust).toBe(false)
+    expect(settings.warnings).toContain(
+      'mcpServers.theirs.trust: ignored in workspace settings; trust a server in your user settings',
+    )
+  })
+
   it('never lets a workspace allow list re-admit a server the user list leaves out', async () => {
     const options = await sandbox()
     await write(options.userFile, { mcpServers: {}, mcp: { allowed: ['safe-*'] } })

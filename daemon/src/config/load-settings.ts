@@ -45,7 +45,16 @@ export async function loadSettings(options: LoadOptions): Promise<Settings> {
       env: options.env,
       policy: { allowed, excluded },
     })
-    servers.push(resolved.entry)
+    // A repository must not be able to switch confirmations off: only the user's own settings
+    // (or an explicit --config file) may trust a server.
+    const entry = resolved.entry
+    if (entry.state === 'enabled' && entry.config.trust && file === paths.workspace) {
+      entry.config = { ...entry.config, trust: false }
+      warnings.push(
+        `mcpServers.${name}.trust: ignored in workspace settings; trust a server in your user settings`,
+      )
+    }
+    servers.push(entry)
     warnings.push(...resolved.warnings)
   }
   return {

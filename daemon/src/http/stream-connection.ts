@@ -67,6 +67,8 @@ export class StreamConnection {
   private session: Session | undefined
   private unsubscribe: (() => void) | undefined
   private alive = true
+  /** Calls this client started and that still run: a client that goes away cancels them. */
+  private readonly calls = new Set<string>()
 
   constructor(
     private readonly ws: WebSocket,
@@ -76,7 +78,14 @@ export class StreamConnection {
     this.client = { id: randomBytes(4).toString('hex'), kind: 'api', label: 'WebSocket client' }
     ws.on('message', (data, isBinary) => void this.onMessage(isBinary ? '' : data.toString()))
     ws.on('pong', () => (this.alive = true))
-    ws.on('close', () => this.unsubscribe?.())
+    ws.on('close', () => {
+      this.unsubscribe?.()
+      for (const callId of this.calls) {
+        try {
+          this.sessions.runner.cancel(callId)
+        } catch {}
+      }
+    })
     ws.on('error', () => {})
     this.send({ type: 'welcome', clientId: this.client.id })
   }
@@ -187,14 +196,17 @@ export class StreamConnection {
         this.writable()
         const session = this.session ?? (await this.sessions.resolve(undefined))
         const callId = message.id ?? this.sessions.runner.newCallId()
-        await this.sessions.runner.run(session, {
-          tool: message.tool,
-          arguments: message.arguments ?? {},
-          client: this.client,
-          timeoutMs: message.timeoutMs,
-          callId,
-          answerers: () => session.answererCount(),
-        })
+        this.calls.add(callId)
+        await this.sessions.runner
+          .run(session, {
+            tool: message.tool,
+            arguments: message.arguments ?? {},
+            client: this.client,
+            timeoutMs: message.timeoutMs,
+            callId,
+            answerers: () => session.answererCount(),
+          })
+          .finally(() => this.calls.delete(callId))
         this.send({ type: 'reply', ref: message.ref, ok: true, callId })
         return
       }

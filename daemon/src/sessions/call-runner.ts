@@ -155,7 +155,7 @@ export class CallRunner {
     if (input.callerCanAnswer !== true && (input.answerers?.() ?? 0) === 0) {
       throw new FerryError(
         ErrorCode.ConfirmationUnavailable,
-        `${call.tool} needs a confirmation and no attached client can give it; answer with --yes, or attach a terminal or the WebShell to this session`,
+        `${call.tool} needs a confirmation and no attached client can give it; answer with --yes, call from a terminal, or attach one with \`ferry attach\``,
       )
     }
     const outcome = await this.broker.ask(session, callId, call, input.client)

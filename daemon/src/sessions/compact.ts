@@ -12,18 +12,26 @@ function shortenString(value: string): string {
   return `${value.slice(0, MAX_KEPT_STRING)}… [compacted: ${value.length - MAX_KEPT_STRING} more characters]`
 }
 
-/** Base64 payloads (image, audio, blob) carry no meaning a transcript needs to keep. */
-const BINARY_KEYS = new Set(['data', 'blob'])
-
-function shorten(value: unknown, key = ''): unknown {
-  if (typeof value === 'string') {
-    if (BINARY_KEYS.has(key) && value.length > 0)
-      return `[compacted: ${value.length} base64 characters]`
-    return shortenString(value)
+/** Base64 payloads of image and audio blocks and of blob resources carry no meaning to keep. */
+function shortenBinary(value: Record<string, unknown>): Record<string, unknown> | undefined {
+  const marker = (text: string) => `[compacted: ${text.length} base64 characters]`
+  if ((value.type === 'image' || value.type === 'audio') && typeof value.data === 'string') {
+    return { ...value, data: marker(value.data) }
   }
-  if (Array.isArray(value)) return value.map((item) => shorten(item))
+  if (typeof value.uri === 'string' && typeof value.blob === 'string') {
+    return { ...value, blob: marker(value.blob) }
+  }
+  return undefined
+}
+
+function shorten(value: unknown): unknown {
+  if (typeof value === 'string') return shortenString(value)
+  if (Array.isArray(value)) return value.map(shorten)
   if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shorten(v, k)]))
+    const record = value as Record<string, unknown>
+    const binary = shortenBinary(record)
+    if (binary !== undefined) return binary
+    return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, shorten(v)]))
   }
   return value
 }

@@ -2,7 +2,7 @@
 // write is in flight goes out in the next single write + fdatasync, and a caller's promise
 // resolves only once its events are on disk.
 
-import { open, type FileHandle } from 'node:fs/promises'
+import { open, rename, type FileHandle } from 'node:fs/promises'
 import { decodeRecord, encodeRecord } from './record-codec.js'
 
 export interface LoadReport<T> {
@@ -26,7 +26,10 @@ export class EventLog<T> {
   private writing = false
   private closed = false
 
-  private constructor(private readonly handle: FileHandle) {}
+  private constructor(
+    private handle: FileHandle,
+    private readonly path: string,
+  ) {}
 
   /** Opens (creating if needed) and reads the file, cutting off a torn last line. */
   static async open<T>(path: string): Promise<{ log: EventLog<T>; report: LoadReport<T> }> {
@@ -47,7 +50,7 @@ export class EventLog<T> {
       if (decoded.ok) records.push(decoded.value as T)
       else damaged ??= { line: index + 1, reason: decoded.reason }
     })
-    const log = new EventLog<T>(handle)
+    const log = new EventLog<T>(handle, path)
     log.bytes = await log.size()
     return { log, report: { records, tornBytes, damaged } }
   }
@@ -63,16 +66,25 @@ export class EventLog<T> {
 
   /**
    * Replaces the whole file (compaction). `produce` runs once every queued append is on disk and
-   * before any later one is written, so it sees exactly the stored records.
+   * before any later one is written, so it sees exactly the stored records. The new file is
+   * written beside the old one, synced, then renamed over it: a crash leaves one or the other.
    */
   async rewrite(produce: () => readonly T[]): Promise<void> {
     await this.drained()
     this.writing = true
     try {
       const records = produce()
-      await this.handle.truncate(0)
-      await this.handle.write(records.map(encodeRecord).join(''), null, 'utf8')
-      await this.handle.datasync()
+      const temp = `${this.path}.compacting`
+      const next = await open(temp, 'w', 0o600)
+      try {
+        await next.write(records.map(encodeRecord).join(''), null, 'utf8')
+        await next.datasync()
+      } finally {
+        await next.close()
+      }
+      await rename(temp, this.path)
+      await this.handle.close()
+      this.handle = await open(this.path, 'a+', 0o600)
       this.bytes = await this.size()
     } finally {
       this.writing = false

@@ -87,6 +87,24 @@ export class PermissionBroker {
     return this.pending.has(callId)
   }
 
+  /** Rebuilds a session's "always allow" grants from its transcript (after a restart). */
+  restore(session: Session): void {
+    const asked = new Map<string, ToolUnderCall>()
+    for (const event of session.eventsAfter(0)) {
+      if (event.type === 'confirmation.requested') {
+        asked.set(event.callId, {
+          tool: event.tool,
+          server: event.server,
+          readOnlyHint: undefined,
+          serverTrusted: false,
+        })
+      } else if (event.type === 'confirmation.resolved') {
+        const call = asked.get(event.callId)
+        if (call !== undefined) this.grant(session, event.outcome, call)
+      }
+    }
+  }
+
   private grant(session: Session, outcome: ConfirmationOutcome, call: ToolUnderCall): void {
     if (outcome !== 'allow_tool' && outcome !== 'allow_server') return
     const grants = this.grants.get(session.id) ?? { tools: new Set(), servers: new Set() }

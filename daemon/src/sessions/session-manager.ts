@@ -127,6 +127,8 @@ export class SessionManager {
         await this.writeMeta(compacted.meta)
         this.log({ kind: 'session.compacted', session: compacted.id, after: compacted.storedBytes })
       },
+      onFailed: (failed, error) =>
+        this.log({ kind: 'session.compaction_failed', session: failed.id, error: String(error) }),
     })
     this.sessions.set(id, session)
     for (const callId of session.unfinishedCalls()) {

@@ -28,6 +28,7 @@ export class Session {
   private readonly subscribers = new Map<Subscriber, { canAnswer: boolean }>()
 
   private compacting: Promise<number> | undefined
+  private bytesAfterCompaction = 0
 
   constructor(
     public meta: SessionMeta,
@@ -38,6 +39,7 @@ export class Session {
     private readonly autoCompact: {
       aboveBytes: number
       onCompacted: (session: Session) => Promise<void>
+      onFailed: (session: Session, error: unknown) => void
     },
   ) {
     this.events = loaded
@@ -71,8 +73,15 @@ export class Session {
     // Appends resolve in order, so stored events are published in seq order.
     this.storedHead = event.seq
     for (const subscriber of this.subscribers.keys()) subscriber(event)
-    if (this.log.bytes > this.autoCompact.aboveBytes && this.compacting === undefined) {
-      void this.compact().then(() => this.autoCompact.onCompacted(this))
+    // Compact past the limit, but not again until the file has doubled since the last time: a
+    // history that stays large after compaction must not be rewritten on every event.
+    if (
+      this.log.bytes > Math.max(this.autoCompact.aboveBytes, 2 * this.bytesAfterCompaction) &&
+      this.compacting === undefined
+    ) {
+      void this.compact()
+        .then(() => this.autoCompact.onCompacted(this))
+        .catch((error: unknown) => this.autoCompact.onFailed(this, error))
     }
     return event
   }
@@ -103,6 +112,7 @@ export class Session {
           return compacted
         })
         this.meta = { ...this.meta, compactedThrough: through }
+        this.bytesAfterCompaction = this.log.bytes
         return through
       } finally {
         this.compacting = undefined

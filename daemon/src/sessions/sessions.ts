@@ -42,6 +42,7 @@ export class Sessions {
   ): Promise<Sessions> {
     const manager = await SessionManager.load(stateDir, log, compactAboveBytes)
     const sessions = new Sessions(manager, workspace, ferry, log)
+    for (const session of manager.all()) sessions.broker.restore(session)
     await manager.defaultFor(workspace)
     return sessions
   }
