@@ -42,16 +42,23 @@ export function attachPlain(
       stateDir: ctx.stateDir,
       session,
       client: { kind: 'attach', label: `ferry attach (pid ${process.pid})` },
-      readOnly: options.readOnly,
+      // A line printer has no way to answer a confirmation: never count it as an answerer.
+      readOnly: true,
       onEvent: (event) => ctx.out(options.json ? JSON.stringify(event) : describeEvent(event)),
       onStatus: (status) => ctx.err(`ferry: ${status}`),
+      onFatal: (message) => {
+        ctx.err(`ferry: ${message}`)
+        detach(2)
+      },
     })
-    const detach = () => {
+    const detach = (code = 0) => {
       client.stop()
-      resolve(0)
+      resolve(code)
     }
-    process.once('SIGINT', detach)
-    process.once('SIGTERM', detach)
+    // A closed pipe (`| head`) ends the attach quietly.
+    process.stdout.on('error', () => detach(0))
+    process.once('SIGINT', () => detach(0))
+    process.once('SIGTERM', () => detach(0))
     client.start()
   })
 }

@@ -2,7 +2,7 @@
 // 1 a tool returned isError, 2 usage, connection or daemon errors (with a one-line reason).
 
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
-import { ErrorCode, FerryError } from '../errors.js'
+import { FerryError } from '../errors.js'
 import { version } from '../version.js'
 import { cliContext, type CliContext, type GlobalOptions } from './context.js'
 import type { ServeOptions } from './daemon-commands.js'
@@ -162,10 +162,9 @@ export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) =
       ) =>
         run(async (c) => {
           if (options.plain !== true && options.json !== true) {
-            throw new FerryError(
-              ErrorCode.BadRequest,
-              'the full-screen attach is not available yet; use `ferry attach --plain` or `--json`',
-            )
+            return (await import('./tui/attach-tui.js')).attachTui(c, session, {
+              readOnly: options.readOnly === true,
+            })
           }
           return (await import('./attach-plain.js')).attachPlain(c, session, {
             json: options.json === true,

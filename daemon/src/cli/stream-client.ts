@@ -20,6 +20,8 @@ export interface StreamClientOptions {
   readOnly: boolean
   onEvent: (event: TranscriptEvent, session: string) => void
   onStatus?: (status: string) => void
+  /** A refusal that retrying cannot fix, such as an unknown session. */
+  onFatal?: (message: string) => void
   /** Every message from the daemon before it is handled (replies to commands, for instance). */
   onMessage?: (message: StreamMessage) => void
   /** The stream is down (lost, or no daemon yet); a reconnect is scheduled. */
@@ -99,7 +101,11 @@ export class StreamClient {
       this.lastSeq = message.event.seq
       this.options.onEvent(message.event, message.session)
     } else if (message.type === 'error' || (message.type === 'reply' && !message.ok)) {
-      this.options.onStatus?.(`error: ${message.error.message}`)
+      if (message.type === 'error' && message.error.code === 'not_found' && this.options.onFatal) {
+        this.options.onFatal(message.error.message)
+      } else {
+        this.options.onStatus?.(`error: ${message.error.message}`)
+      }
     }
   }
 

@@ -1,0 +1,196 @@
+// The attach screen's feed: transcript events folded into one entry per call, plus dim lines for
+// server status and notices, plus what this terminal printed itself. Pure; bounded in length.
+
+import type {
+  ConfirmationOutcome,
+  TranscriptEvent,
+  TranscriptEventBody,
+} from '../../protocol/index.js'
+import { formatResult } from '../format.js'
+
+export type CallState =
+  'requested' | 'confirming' | 'running' | 'done' | 'error' | 'failed' | 'cancelled' | 'interrupted'
+
+export interface CallEntry {
+  kind: 'call'
+  key: string
+  callId: string
+  tool: string
+  server: string
+  arguments: Record<string, unknown>
+  /** Who called, e.g. `ferry call (pid 42)`; null when the daemon itself did. */
+  caller: string | null
+  time: string
+  state: CallState
+  progress: { progress: number; total?: number; message?: string } | null
+  confirmation: { outcome: ConfirmationOutcome; by: string | null } | null
+  /** Result text (text blocks; other kinds summarised), or the failure message. */
+  output: string | null
+  /** Said of a result that has more to it than text, e.g. an MCP App. */
+  note: string | null
+}
+
+export type LineTone = 'dim' | 'info' | 'warning' | 'error'
+
+export interface LineEntry {
+  kind: 'line'
+  key: string
+  tone: LineTone
+  text: string
+}
+
+/** Lines printed by a command of this terminal (`/tools`, `/help`…). */
+export interface OutputEntry {
+  kind: 'output'
+  key: string
+  /** The command line that printed it. */
+  title: string
+  lines: string[]
+}
+
+export type FeedEntry = CallEntry | LineEntry | OutputEntry
+
+/** Older entries are dropped: the screen shows only the tail and there is no scrollback. */
+export const MAX_ENTRIES = 300
+
+export function emptyFeed(): FeedEntry[] {
+  return []
+}
+
+const ENDED: ReadonlySet<CallState> = new Set([
+  'done',
+  'error',
+  'failed',
+  'cancelled',
+  'interrupted',
+])
+
+export function isRunning(entry: CallEntry): boolean {
+  return !ENDED.has(entry.state)
+}
+
+function capped(feed: FeedEntry[]): FeedEntry[] {
+  return feed.length > MAX_ENTRIES ? feed.slice(feed.length - MAX_ENTRIES) : feed
+}
+
+export function appendEntry(feed: FeedEntry[], entry: FeedEntry): FeedEntry[] {
+  return capped([...feed, entry])
+}
+
+function updateCall(
+  feed: FeedEntry[],
+  callId: string,
+  change: (entry: CallEntry) => CallEntry,
+): FeedEntry[] {
+  for (let i = feed.length - 1; i >= 0; i--) {
+    const entry = feed[i]
+    if (entry?.kind === 'call' && entry.callId === callId) {
+      const next = feed.slice()
+      next[i] = change(entry)
+      return next
+    }
+  }
+  // The call began before the first entry kept (or before this session's history): nothing to show.
+  return feed
+}
+
+type Body<T extends TranscriptEventBody['type']> = Extract<TranscriptEvent, { type: T }>
+
+function resultOf(entry: CallEntry, event: Body<'call.result'>): CallEntry {
+  const text = formatResult(event.result)
+  return {
+    ...entry,
+    state: event.result.isError === true ? 'error' : 'done',
+    progress: null,
+    output: text === '' ? null : text,
+    note: event.display.type === 'plain' ? null : 'shown as an MCP App in the WebShell',
+  }
+}
+
+/** The feed after one more event. */
+export function foldEvent(feed: FeedEntry[], event: TranscriptEvent): FeedEntry[] {
+  const by = event.client?.label ?? null
+  switch (event.type) {
+    case 'call.requested':
+      return appendEntry(feed, {
+        kind: 'call',
+        key: `call-${event.callId}-${event.seq}`,
+        callId: event.callId,
+        tool: event.tool,
+        server: event.server,
+        arguments: event.arguments,
+        caller: by,
+        time: event.time,
+        state: 'requested',
+        progress: null,
+        confirmation: null,
+        output: null,
+        note: null,
+      })
+    case 'confirmation.requested':
+      return updateCall(feed, event.callId, (e) => ({ ...e, state: 'confirming' }))
+    case 'confirmation.resolved':
+      return updateCall(feed, event.callId, (e) => ({
+        ...e,
+        state: isRunning(e) ? (event.outcome === 'deny' ? 'requested' : 'running') : e.state,
+        confirmation: { outcome: event.outcome, by },
+      }))
+    case 'call.progress':
+      return updateCall(feed, event.callId, (e) => ({
+        ...e,
+        state: isRunning(e) ? 'running' : e.state,
+        progress: {
+          progress: event.progress,
+          ...(event.total === undefined ? {} : { total: event.total }),
+          ...(event.message === undefined ? {} : { message: event.message }),
+        },
+      }))
+    case 'call.result':
+      return updateCall(feed, event.callId, (e) => resultOf(e, event))
+    case 'call.failed':
+      return updateCall(feed, event.callId, (e) => ({
+        ...e,
+        state: 'failed',
+        progress: null,
+        output: `${event.error.code}: ${event.error.message}`,
+      }))
+    case 'call.cancelled':
+      return updateCall(feed, event.callId, (e) => ({ ...e, state: 'cancelled', progress: null }))
+    case 'call.interrupted':
+      return updateCall(feed, event.callId, (e) => ({ ...e, state: 'interrupted', progress: null }))
+    case 'server.status':
+      return appendEntry(feed, {
+        kind: 'line',
+        key: `event-${event.seq}`,
+        tone: event.status === 'failed' ? 'error' : 'dim',
+        text: `server ${event.server} ${event.status}${event.error ? `: ${event.error}` : ''}`,
+      })
+    case 'notice':
+      return appendEntry(feed, {
+        kind: 'line',
+        key: `event-${event.seq}`,
+        tone: event.level === 'info' ? 'dim' : event.level,
+        text: event.message,
+      })
+  }
+}
+
+/** Calls waiting for a confirmation, oldest first. */
+export function pendingConfirmations(feed: FeedEntry[]): CallEntry[] {
+  return feed.filter(
+    (entry): entry is CallEntry => entry.kind === 'call' && entry.state === 'confirming',
+  )
+}
+
+/** The most recently requested call that has not ended. */
+export function latestRunningCall(feed: FeedEntry[]): CallEntry | undefined {
+  for (let i = feed.length - 1; i >= 0; i--) {
+    const entry = feed[i]
+    if (entry?.kind === 'call' && isRunning(entry)) return entry
+  }
+  return undefined
+}
+
+export function hasCall(feed: FeedEntry[], callId: string): boolean {
+  return feed.some((entry) => entry.kind === 'call' && entry.callId === callId)
+}

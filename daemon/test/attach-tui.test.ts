@@ -1,0 +1,193 @@
+// The full-screen `ferry attach` in a real terminal: tmux runs it on a private server, the test
+// types with `send-keys` and reads the screen with `capture-pane`.
+
+import { execFile } from 'node:child_process'
+import { rm } from 'node:fs/promises'
+import { promisify } from 'node:util'
+import { afterEach, describe, expect, it } from 'vitest'
+import {
+  cleanup,
+  ferryBin,
+  fixture,
+  startDaemon,
+  tempDir,
+  waitFor,
+  type TestDaemon,
+} from './harness.js'
+
+const exec = promisify(execFile)
+
+/** The running test's tmux server: its socket name and the directory that holds the socket. */
+let tmuxServer: { socket: string; env: NodeJS.ProcessEnv; dir: string } | undefined
+afterEach(async () => {
+  const server = tmuxServer
+  tmuxServer = undefined
+  if (server !== undefined) {
+    await exec('tmux', ['-L', server.socket, 'kill-server'], { env: server.env }).catch(() => {})
+    await rm(server.dir, { recursive: true, force: true })
+  }
+  await cleanup()
+})
+
+interface Terminal {
+  /** Types text literally. */
+  type(text: string): Promise<void>
+  /** Presses keys by tmux name: Enter, Tab, C-c… */
+  press(...keys: string[]): Promise<void>
+  screen(): Promise<string>
+  waitForScreen(what: string, test: (screen: string) => boolean): Promise<string>
+}
+
+/** `ferry attach` in a 120×40 tmux pane; the shell reports its exit code when it ends. */
+async function openTerminal(daemon: TestDaemon, args: string[] = []): Promise<Terminal> {
+  await exec('tmux', ['-V']).catch((error: unknown) => {
+    throw new Error('these tests drive a real terminal through tmux: apt-get install -y tmux', {
+      cause: error,
+    })
+  })
+  const name = `ferry-tui-${process.pid}-${Date.now()}`
+  // A private server (-L) whose socket sits in a directory of its own, removed afterwards.
+  const dir = await tempDir('ferry-tmux-')
+  // CI=true makes Ink draw only a final frame unless the attach screen undoes it: it stays set so
+  // that this test proves the screen works there too.
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    TMUX_TMPDIR: dir,
+    CI: 'true',
+    TERM: 'xterm-256color',
+  }
+  delete env.TMUX
+  tmuxServer = { socket: name, env, dir }
+  const tmux = (...rest: string[]) =>
+    exec('tmux', ['-L', name, '-f', '/dev/null', ...rest], { env })
+  const command = [process.execPath, ferryBin, '--state-dir', daemon.stateDir, 'attach', ...args]
+    .map((word) => `'${word}'`)
+    .join(' ')
+  await tmux(
+    'new-session',
+    '-d',
+    '-s',
+    name,
+    '-x',
+    '120',
+    '-y',
+    '40',
+    `${command}; echo "ferry exited with $?"; sleep 60`,
+  )
+  const screen = async () => (await tmux('capture-pane', '-p', '-t', name)).stdout
+  return {
+    type: async (text) => void (await tmux('send-keys', '-t', name, '-l', text)),
+    press: async (...keys) => void (await tmux('send-keys', '-t', name, ...keys)),
+    screen,
+    async waitForScreen(what, test) {
+      let last = ''
+      try {
+        return await waitFor(
+          async () => {
+            last = await screen()
+            return test(last) ? last : undefined
+          },
+          10_000,
+          what,
+        )
+      } catch (error) {
+        throw new Error(`${(error as Error).message}\n--- screen ---\n${last}`)
+      }
+    },
+  }
+}
+
+/** The daemon with a fixture server whose non-read-only tools need a confirmation. */
+async function untrustedDaemon(): Promise<TestDaemon> {
+  const daemon = await startDaemon({ mcpServers: { fx: fixture([], { trust: false }) } })
+  await daemon.waitForStatus('fx', 'ready')
+  return daemon
+}
+
+const promptLine = (screen: string) => screen.split('\n').find((line) => line.startsWith('› '))
+
+describe('ferry attach (full screen)', () => {
+  it('calls a tool from the prompt: confirmation, progress bar, result, then Ctrl-C detaches', async () => {
+    const daemon = await untrustedDaemon()
+    const term = await openTerminal(daemon)
+    await term.waitForScreen('the header to say connected', (s) =>
+      /^ferry attach · session default \S+ · ● connected/.test(s),
+    )
+
+    const typed = '/call mcp_fx_slow {"steps":5,"delayMs":200}'
+    await term.type(typed)
+    await term.waitForScreen('the typed command', (s) => promptLine(s)?.trim() === `› ${typed}`)
+    await term.press('Enter')
+    const asked = await term.waitForScreen('the confirmation prompt', (s) =>
+      s.includes('Allow mcp_fx_slow on server "fx"?'),
+    )
+    expect(asked).toContain('arguments: {"steps":5,"delayMs":200}')
+    expect(asked).toMatch(/ o {2}allow once {4}t {2}always this tool {4}s {2}always this server/)
+
+    await term.press('o')
+    await term.waitForScreen('a progress bar', (s) => /[█░]{10,} [1-4]\/5 step [1-4]\/5/.test(s))
+    const done = await term.waitForScreen('the result', (s) => /^ {2}done\s*$/m.test(s))
+    expect(done).toMatch(
+      /^✓ mcp_fx_slow \{"steps":5,"delayMs":200\} +ferry attach \(pid \d+\)[^\n]*\n {2}✓ allowed once by ferry attach \(pid \d+\)\s*\n {2}done/m,
+    )
+    expect(done).not.toContain('Allow mcp_fx_slow')
+
+    await term.press('C-c')
+    await term.waitForScreen('the attach to exit', (s) => s.includes('ferry exited with 0'))
+    const sessions = (await (await daemon.api('/sessions')).json()) as { headSeq: number }[]
+    expect(sessions[0]?.headSeq).toBeGreaterThan(0)
+  })
+
+  it("answers with the keyboard a confirmation raised by another terminal's call", async () => {
+    const daemon = await untrustedDaemon()
+    const term = await openTerminal(daemon)
+    await term.waitForScreen('the header to say connected', (s) => s.includes('● connected'))
+
+    // Not a TTY and no --yes: only an attached client (this screen) can answer.
+    const other = daemon.cli(['call', 'mcp_fx_fail'])
+    await term.waitForScreen('the confirmation prompt', (s) =>
+      /Allow mcp_fx_fail on server "fx"\? Asked by ferry call \(pid \d+\)\./.test(s),
+    )
+    await term.press('o')
+    expect(await other).toMatchObject({ code: 1, stdout: 'tool failed on purpose\n' })
+    await term.waitForScreen('the failed call in red', (s) =>
+      /^✗ mcp_fx_fail \{\} +ferry call \(pid \d+\)[^\n]*\n {2}✓ allowed once by ferry attach \(pid \d+\)\s*\n {2}tool failed on purpose/m.test(
+        s,
+      ),
+    )
+
+    // Tab completes tool names after /call (the list comes from GET /tools).
+    await term.type('/call mcp_fx_ec')
+    await waitFor(
+      async () => {
+        await term.press('Tab')
+        const line = promptLine(await term.screen())
+        return line?.trimEnd() === '› /call mcp_fx_echo' || undefined
+      },
+      10_000,
+      'Tab to complete mcp_fx_echo',
+    )
+    await term.type('{"text":"hello from tmux"}')
+    await term.press('Enter')
+    await term.waitForScreen('the read-only tool to answer without a prompt', (s) =>
+      /^✓ mcp_fx_echo \{"text":"hello from tmux"\}[^\n]*\n {2}hello from tmux/m.test(s),
+    )
+  })
+
+  it('attached read-only, refuses /call and never asks this terminal to confirm', async () => {
+    const daemon = await untrustedDaemon()
+    const term = await openTerminal(daemon, ['--read-only'])
+    await term.waitForScreen('the header to say read-only', (s) =>
+      /● connected · read-only/.test(s),
+    )
+    await term.type('/call mcp_fx_fail')
+    await term.press('Enter')
+    await term.waitForScreen('the refusal', (s) =>
+      s.includes('/call mcp_fx_fail: not available: this terminal attached read-only'),
+    )
+    // A read-only terminal is no answerer: with nobody to ask, the other call is refused at once.
+    const other = await daemon.cli(['call', 'mcp_fx_fail'])
+    expect(other).toMatchObject({ code: 2, stderr: expect.stringMatching(/needs a confirmation/) })
+    expect(await term.screen()).not.toContain('Allow mcp_fx_fail')
+  })
+})

@@ -1,0 +1,30 @@
+// Makes sure the programs the tests drive from outside Node are installed: tmux (the full-screen
+// terminal client is tested in a real terminal). Installs them with apt-get where that is
+// possible (root, or passwordless sudo); otherwise says what to install.
+
+import { execFileSync, spawnSync } from 'node:child_process'
+
+const needed = [{ command: 'tmux', debianPackage: 'tmux' }]
+
+const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0
+const missing = needed.filter((tool) => !has(tool.command))
+
+if (missing.length > 0) {
+  const packages = missing.map((tool) => tool.debianPackage)
+  const root = typeof process.getuid === 'function' && process.getuid() === 0
+  const sudo = !root && spawnSync('sudo', ['-n', 'true']).status === 0
+  if (!has('apt-get') || (!root && !sudo)) {
+    console.error(
+      `The tests need ${packages.join(', ')}; install it with your package manager and run again.`,
+    )
+    process.exit(1)
+  }
+  const run = (args) =>
+    execFileSync(root ? args[0] : 'sudo', root ? args.slice(1) : ['-n', ...args], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    })
+  console.error(`Installing ${packages.join(', ')} for the tests…`)
+  run(['apt-get', 'update', '-qq'])
+  run(['apt-get', 'install', '-y', '-qq', ...packages])
+}
