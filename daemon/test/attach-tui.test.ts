@@ -38,8 +38,12 @@ interface Terminal {
   waitForScreen(what: string, test: (screen: string) => boolean): Promise<string>
 }
 
-/** `ferry attach` in a 120×40 tmux pane; the shell reports its exit code when it ends. */
-async function openTerminal(daemon: TestDaemon, args: string[] = []): Promise<Terminal> {
+/** `ferry attach` (or another command) in a 120×40 tmux pane; the shell reports its exit code. */
+async function openTerminal(
+  daemon: TestDaemon,
+  args: string[] = [],
+  command: string[] = ['attach'],
+): Promise<Terminal> {
   await exec('tmux', ['-V']).catch((error: unknown) => {
     throw new Error('these tests drive a real terminal through tmux: apt-get install -y tmux', {
       cause: error,
@@ -60,7 +64,7 @@ async function openTerminal(daemon: TestDaemon, args: string[] = []): Promise<Te
   tmuxServer = { socket: name, env, dir }
   const tmux = (...rest: string[]) =>
     exec('tmux', ['-L', name, '-f', '/dev/null', ...rest], { env })
-  const command = [process.execPath, ferryBin, '--state-dir', daemon.stateDir, 'attach', ...args]
+  const line = [process.execPath, ferryBin, '--state-dir', daemon.stateDir, ...command, ...args]
     .map((word) => `'${word}'`)
     .join(' ')
   await tmux(
@@ -72,7 +76,7 @@ async function openTerminal(daemon: TestDaemon, args: string[] = []): Promise<Te
     '120',
     '-y',
     '40',
-    `${command}; echo "ferry exited with $?"; sleep 60`,
+    `${line}; echo "ferry exited with $?"; sleep 60`,
   )
   const screen = async () => (await tmux('capture-pane', '-p', '-t', name)).stdout
   return {
@@ -189,5 +193,26 @@ describe('ferry attach (full screen)', () => {
     const other = await daemon.cli(['call', 'mcp_fx_fail'])
     expect(other).toMatchObject({ code: 2, stderr: expect.stringMatching(/needs a confirmation/) })
     expect(await term.screen()).not.toContain('Allow mcp_fx_fail')
+  })
+})
+
+describe('ferry call on a terminal', () => {
+  it('asks on its own terminal when nobody else is attached, and runs the call once allowed', async () => {
+    const daemon = await startDaemon({ mcpServers: { fx: fixture([], { trust: false }) } })
+    await daemon.waitForStatus('fx', 'ready')
+    const terminal = await openTerminal(
+      daemon,
+      ['mcp_fx_slow', '{"steps":2,"delayMs":50}'],
+      ['call'],
+    )
+    await terminal.waitForScreen('the question', (screen) =>
+      screen.includes('Allow mcp_fx_slow on "fx"?'),
+    )
+    await terminal.type('o')
+    await terminal.press('Enter')
+    const screen = await terminal.waitForScreen('the result', (text) =>
+      text.includes('ferry exited with 0'),
+    )
+    expect(screen).toContain('done')
   })
 })

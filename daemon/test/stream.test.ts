@@ -249,6 +249,15 @@ describe('stream security', () => {
     ok.ws.close()
   })
 
+  it('closes client streams with a reason when the daemon shuts down', async () => {
+    const daemon = await startDaemon({ mcpServers: {} })
+    const stream = await openStream(daemon)
+    stream.send({ type: 'subscribe' })
+    await waitFor(() => stream.messages.some((m) => m.type === 'subscribed') || undefined)
+    daemon.process.kill('SIGTERM')
+    expect(await stream.closed).toEqual({ code: 4001, reason: 'daemon shutting down' })
+  })
+
   it('closes the socket with 1009 on a frame over 1 MiB and answers bad messages with an error', async () => {
     const daemon = await startDaemon({ mcpServers: {} })
     const stream = await openStream(daemon)
