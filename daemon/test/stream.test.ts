@@ -166,6 +166,24 @@ describe('the session stream', () => {
     terminal.ws.close()
   })
 
+  it('ends a waiting confirmation when the last client that could answer it detaches', async () => {
+    const daemon = await startDaemon({ mcpServers: { fx: fixture([], { trust: false }) } })
+    await daemon.waitForStatus('fx', 'ready')
+    const answerer = await openStream(daemon)
+    answerer.send({ type: 'subscribe' })
+    await waitFor(() => answerer.messages.some((m) => m.type === 'subscribed') || undefined)
+    const call = daemon.cli(['call', 'mcp_fx_slow', '{"steps":1,"delayMs":1}'])
+    await waitFor(
+      () => answerer.events.find((e) => e.type === 'confirmation.requested'),
+      10_000,
+      'the question',
+    )
+    answerer.ws.close()
+    const result = await call
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('the last client that could give it detached')
+  })
+
   it('does not count a line-printing attach as someone who can answer a confirmation', async () => {
     const daemon = await startDaemon({ mcpServers: { fx: fixture([], { trust: false }) } })
     await daemon.waitForStatus('fx', 'ready')

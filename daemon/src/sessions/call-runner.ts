@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto'
 import type { Ferry } from '../core/ferry.js'
 import { ErrorCode, FerryError } from '../errors.js'
 import type { CallToolResult, ClientRef, ConfirmationOutcome } from '../protocol/index.js'
-import type { PermissionBroker, ToolUnderCall } from './permission-broker.js'
+import { UNANSWERABLE, type PermissionBroker, type ToolUnderCall } from './permission-broker.js'
 import type { Session } from './session.js'
 
 export interface CallInput {
@@ -148,9 +148,9 @@ export class CallRunner {
   ): Promise<ConfirmationOutcome> {
     if (!this.broker.needsConfirmation(session, call)) return 'allow_once'
     if (input.preapproved === true) {
-      const asked = this.broker.ask(session, callId, call, input.client)
+      const asked = this.broker.ask(session, callId, call, input.client, true)
       await this.broker.answer(callId, 'allow_once', input.client).catch(() => {})
-      return asked
+      return (await asked) === 'deny' ? 'deny' : 'allow_once'
     }
     if (input.callerCanAnswer !== true && (input.answerers?.() ?? 0) === 0) {
       throw new FerryError(
@@ -158,9 +158,22 @@ export class CallRunner {
         `${call.tool} needs a confirmation and no attached client can give it; answer with --yes, call from a terminal, or attach one with \`ferry attach\``,
       )
     }
-    const outcome = await this.broker.ask(session, callId, call, input.client)
-    if (signal.aborted)
+    const outcome = await this.broker.ask(
+      session,
+      callId,
+      call,
+      input.client,
+      input.callerCanAnswer === true,
+    )
+    if (signal.aborted) {
       throw new FerryError(ErrorCode.ToolCancelled, `call to ${call.tool} was cancelled`)
+    }
+    if (outcome === UNANSWERABLE) {
+      throw new FerryError(
+        ErrorCode.ConfirmationUnavailable,
+        `${call.tool} needs a confirmation and the last client that could give it detached; answer with --yes or attach a terminal`,
+      )
+    }
     return outcome
   }
 }

@@ -13,10 +13,15 @@ export interface ToolUnderCall {
   serverTrusted: boolean
 }
 
+/** A confirmation nobody can give any more: the caller cannot answer and every answerer left. */
+export const UNANSWERABLE = 'unanswerable'
+export type AskOutcome = ConfirmationOutcome | typeof UNANSWERABLE
+
 interface Pending {
   session: Session
   call: ToolUnderCall
-  resolve: (outcome: ConfirmationOutcome) => void
+  callerCanAnswer: boolean
+  resolve: (outcome: AskOutcome) => void
 }
 
 interface Grants {
@@ -44,9 +49,10 @@ export class PermissionBroker {
     callId: string,
     call: ToolUnderCall,
     client: ClientRef,
-  ): Promise<ConfirmationOutcome> {
-    const outcome = new Promise<ConfirmationOutcome>((resolve) => {
-      this.pending.set(callId, { session, call, resolve })
+    callerCanAnswer = false,
+  ): Promise<AskOutcome> {
+    const outcome = new Promise<AskOutcome>((resolve) => {
+      this.pending.set(callId, { session, call, callerCanAnswer, resolve })
     })
     await session.emit(
       { type: 'confirmation.requested', callId, tool: call.tool, server: call.server },
@@ -81,6 +87,15 @@ export class PermissionBroker {
     if (pending === undefined) return
     this.pending.delete(callId)
     pending.resolve(outcome)
+  }
+
+  /** Every client that could answer left `session`: questions only they could answer end. */
+  answerersLeft(session: Session): void {
+    for (const [callId, pending] of this.pending) {
+      if (pending.session !== session || pending.callerCanAnswer) continue
+      this.pending.delete(callId)
+      pending.resolve(UNANSWERABLE)
+    }
   }
 
   isPending(callId: string): boolean {

@@ -8,7 +8,7 @@ import { ErrorCode, FerryError } from '../errors.js'
 import type { Log } from '../log.js'
 import type { SessionInfo, TranscriptEvent } from '../protocol/index.js'
 import { EventLog } from './event-log.js'
-import { Session, type SessionMeta } from './session.js'
+import { Session, type SessionHooks, type SessionMeta } from './session.js'
 
 const SESSION_ID = /^[a-z0-9]{1,32}$/
 
@@ -18,15 +18,15 @@ export class SessionManager {
   private constructor(
     private readonly dir: string,
     private readonly log: Log,
-    private readonly compactAboveBytes: number,
+    private readonly hooks: Pick<SessionHooks, 'compactAboveBytes' | 'onLastAnswererGone'>,
   ) {}
 
   static async load(
     stateDir: string,
     log: Log,
-    compactAboveBytes: number,
+    hooks: Pick<SessionHooks, 'compactAboveBytes' | 'onLastAnswererGone'>,
   ): Promise<SessionManager> {
-    const manager = new SessionManager(join(stateDir, 'sessions'), log, compactAboveBytes)
+    const manager = new SessionManager(join(stateDir, 'sessions'), log, hooks)
     await mkdir(manager.dir, { recursive: true, mode: 0o700 })
     for (const id of await readdir(manager.dir)) {
       if (!SESSION_ID.test(id)) continue
@@ -122,12 +122,12 @@ export class SessionManager {
         : `record ${report.damaged.line} of events.jsonl is unreadable (${report.damaged.reason})`
     if (damaged !== null) this.log({ kind: 'session.damaged', session: id, damaged })
     const session = new Session(meta, log, report.records, damaged, {
-      aboveBytes: this.compactAboveBytes,
+      ...this.hooks,
       onCompacted: async (compacted) => {
         await this.writeMeta(compacted.meta)
         this.log({ kind: 'session.compacted', session: compacted.id, after: compacted.storedBytes })
       },
-      onFailed: (failed, error) =>
+      onCompactionFailed: (failed, error) =>
         this.log({ kind: 'session.compaction_failed', session: failed.id, error: String(error) }),
     })
     this.sessions.set(id, session)

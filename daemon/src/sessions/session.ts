@@ -21,6 +21,16 @@ export interface SessionMeta {
 
 export type Subscriber = (event: TranscriptEvent) => void
 
+/** What a session reports to the layer that owns it. */
+export interface SessionHooks {
+  /** Past this many stored bytes the session compacts itself. */
+  compactAboveBytes: number
+  onCompacted: (session: Session) => Promise<void>
+  onCompactionFailed: (session: Session, error: unknown) => void
+  /** The last attached client that could answer confirmations has gone. */
+  onLastAnswererGone: (session: Session) => void
+}
+
 export class Session {
   private events: TranscriptEvent[]
   private head: number
@@ -36,11 +46,7 @@ export class Session {
     loaded: TranscriptEvent[],
     readonly damaged: string | null,
     /** Past this many stored bytes the session compacts itself; `onCompacted` persists the fact. */
-    private readonly autoCompact: {
-      aboveBytes: number
-      onCompacted: (session: Session) => Promise<void>
-      onFailed: (session: Session, error: unknown) => void
-    },
+    private readonly hooks: SessionHooks,
   ) {
     this.events = loaded
     this.head = loaded.reduce((max, event) => Math.max(max, event.seq), 0)
@@ -76,12 +82,12 @@ export class Session {
     // Compact past the limit, but not again until the file has doubled since the last time: a
     // history that stays large after compaction must not be rewritten on every event.
     if (
-      this.log.bytes > Math.max(this.autoCompact.aboveBytes, 2 * this.bytesAfterCompaction) &&
+      this.log.bytes > Math.max(this.hooks.compactAboveBytes, 2 * this.bytesAfterCompaction) &&
       this.compacting === undefined
     ) {
       void this.compact()
-        .then(() => this.autoCompact.onCompacted(this))
-        .catch((error: unknown) => this.autoCompact.onFailed(this, error))
+        .then(() => this.hooks.onCompacted(this))
+        .catch((error: unknown) => this.hooks.onCompactionFailed(this, error))
     }
     return event
   }
@@ -134,7 +140,10 @@ export class Session {
   ): () => void {
     for (const event of this.eventsAfter(afterSeq)) subscriber(event)
     this.subscribers.set(subscriber, options)
-    return () => this.subscribers.delete(subscriber)
+    return () => {
+      this.subscribers.delete(subscriber)
+      if (options.canAnswer && this.answererCount() === 0) this.hooks.onLastAnswererGone(this)
+    }
   }
 
   /** Attached clients that may answer confirmations (not read-only). */

@@ -13,11 +13,11 @@ import { SessionManager } from './session-manager.js'
 export const DEFAULT_COMPACT_ABOVE_BYTES = 64 * 1024 * 1024
 
 export class Sessions {
-  readonly broker = new PermissionBroker()
   readonly runner: CallRunner
 
   private constructor(
     readonly manager: SessionManager,
+    readonly broker: PermissionBroker,
     readonly workspace: string,
     ferry: Ferry,
     log: Log,
@@ -40,8 +40,12 @@ export class Sessions {
     log: Log,
     compactAboveBytes = DEFAULT_COMPACT_ABOVE_BYTES,
   ): Promise<Sessions> {
-    const manager = await SessionManager.load(stateDir, log, compactAboveBytes)
-    const sessions = new Sessions(manager, workspace, ferry, log)
+    const broker = new PermissionBroker()
+    const manager = await SessionManager.load(stateDir, log, {
+      compactAboveBytes,
+      onLastAnswererGone: (session) => broker.answerersLeft(session),
+    })
+    const sessions = new Sessions(manager, broker, workspace, ferry, log)
     for (const session of manager.all()) sessions.broker.restore(session)
     await manager.defaultFor(workspace)
     return sessions
