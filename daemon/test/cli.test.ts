@@ -427,6 +427,14 @@ describe('ferry reload', () => {
     process.kill(daemon.info.pid, 'SIGHUP')
     await daemon.waitForStatus('late', 'ready')
     expect(isAlive(daemon.info.pid)).toBe(true)
+    // Everyone attached hears about it: a notice in the workspace's session.
+    const [session] = (await (await daemon.api('/sessions')).json()) as Array<{ id: string }>
+    const page = (await (await daemon.api(`/sessions/${session?.id}/events`)).json()) as {
+      events: Array<{ type: string; message?: string }>
+    }
+    expect(page.events).toContainEqual(
+      expect.objectContaining({ type: 'notice', message: 'settings reloaded: added late' }),
+    )
     expect((await daemon.servers()).find((s) => s.name === 'first')?.restartCount).toBe(0)
   })
 })

@@ -261,6 +261,13 @@ describe('durability', () => {
     )
     const listed = await second.cli(['sessions'])
     expect(listed.stdout).toContain('damaged')
+    expect(await events(second, reloaded?.id as string)).toContainEqual(
+      expect.objectContaining({
+        type: 'notice',
+        level: 'error',
+        message: expect.stringContaining('this transcript is damaged'),
+      }),
+    )
     expect(await readdir(join(first.stateDir, 'sessions'))).toHaveLength(1)
   })
 })

@@ -13,6 +13,7 @@ import type { ReloadResponse, ServerInfo, ServerStatus, ToolInfo } from '../prot
 import { buildRegistry, toToolInfo, type RegistryEntry } from '../tools/registry.js'
 
 export type StatusListener = (server: string, status: ServerStatus, error: string | null) => void
+export type NoticeListener = (level: 'info' | 'warning' | 'error', message: string) => void
 
 export interface FerryOptions {
   load: LoadOptions
@@ -26,6 +27,7 @@ export class Ferry {
   private readonly pool: Pool
   private registryCache: RegistryEntry[] | undefined
   private readonly statusListeners = new Set<StatusListener>()
+  private readonly noticeListeners = new Set<NoticeListener>()
 
   private constructor(
     private readonly options: FerryOptions,
@@ -63,6 +65,14 @@ export class Ferry {
     this.settings = settings
     const result = await this.pool.apply(settings)
     this.options.log({ kind: 'settings.reloaded', ...result })
+    const changes = (['added', 'reconnected', 'stopped', 'removed'] as const)
+      .filter((key) => result[key].length > 0)
+      .map((key) => `${key} ${result[key].join(', ')}`)
+    this.notice(
+      'info',
+      `settings reloaded${changes.length > 0 ? `: ${changes.join('; ')}` : ', nothing changed'}`,
+    )
+    for (const warning of settings.warnings) this.notice('warning', warning)
     return { ...result, warnings: settings.warnings }
   }
 
@@ -118,6 +128,15 @@ export class Ferry {
   /** The settings of an enabled server, if there is one by that name. */
   serverConfig(server: string): ServerConfig | undefined {
     return this.pool.get(server)?.config
+  }
+
+  /** Called with things worth telling everyone attached (reloads, settings warnings). */
+  onNotice(listener: NoticeListener): void {
+    this.noticeListeners.add(listener)
+  }
+
+  private notice(level: 'info' | 'warning' | 'error', message: string): void {
+    for (const listener of this.noticeListeners) listener(level, message)
   }
 
   /** Called on every server status change, for the session transcripts. */

@@ -131,6 +131,12 @@ export class SessionManager {
         this.log({ kind: 'session.compaction_failed', session: failed.id, error: String(error) }),
     })
     this.sessions.set(id, session)
+    if (damaged !== null) {
+      await session.emit(
+        { type: 'notice', level: 'error', message: `this transcript is damaged: ${damaged}` },
+        null,
+      )
+    }
     for (const callId of session.unfinishedCalls()) {
       await session.emit({ type: 'call.interrupted', callId }, null)
     }

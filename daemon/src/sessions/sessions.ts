@@ -3,7 +3,7 @@
 
 import type { Ferry } from '../core/ferry.js'
 import type { Log } from '../log.js'
-import type { CallToolResult } from '../protocol/index.js'
+import type { CallToolResult, TranscriptEventBody } from '../protocol/index.js'
 import { CallRunner, type CallInput } from './call-runner.js'
 import { PermissionBroker } from './permission-broker.js'
 import type { Session } from './session.js'
@@ -23,14 +23,18 @@ export class Sessions {
     log: Log,
   ) {
     this.runner = new CallRunner(ferry, this.broker)
-    ferry.onServerStatus((server, status, error) => {
+    const toWorkspace = (body: TranscriptEventBody) => {
       for (const session of manager.all()) {
         if (session.meta.workspace !== workspace) continue
-        session.emit({ type: 'server.status', server, status, error }, null).catch((failure) => {
+        session.emit(body, null).catch((failure: unknown) => {
           log({ kind: 'session.write_failed', session: session.id, error: String(failure) })
         })
       }
-    })
+    }
+    ferry.onServerStatus((server, status, error) =>
+      toWorkspace({ type: 'server.status', server, status, error }),
+    )
+    ferry.onNotice((level, message) => toWorkspace({ type: 'notice', level, message }))
   }
 
   static async open(
