@@ -49,13 +49,13 @@ const command = z.discriminatedUnion('type', [
   }),
 ])
 
-/** Each event is serialised once, however many clients it goes to. */
-const frames = new WeakMap<TranscriptEvent, string>()
+/** Each event is serialised and encoded once, however many clients it goes to. */
+const frames = new WeakMap<TranscriptEvent, Buffer>()
 
-function eventFrame(session: string, event: TranscriptEvent): string {
+function eventFrame(session: string, event: TranscriptEvent): Buffer {
   let frame = frames.get(event)
   if (frame === undefined) {
-    frame = JSON.stringify({ type: 'event', session, event } satisfies StreamMessage)
+    frame = Buffer.from(JSON.stringify({ type: 'event', session, event } satisfies StreamMessage))
     frames.set(event, frame)
   }
   return frame
@@ -108,14 +108,14 @@ export class StreamConnection {
     this.sendFrame(JSON.stringify(message))
   }
 
-  private sendFrame(frame: string): void {
+  private sendFrame(frame: string | Buffer): void {
     if (this.ws.readyState !== this.ws.OPEN) return
     if (this.ws.bufferedAmount > MAX_UNSENT_BYTES) {
       this.log({ kind: 'stream.dropped_slow_client', client: this.client.id })
       this.close(CLOSE_TOO_SLOW, 'too slow: reconnect and resume from your last seq')
       return
     }
-    this.ws.send(frame)
+    this.ws.send(frame, { binary: false })
   }
 
   private fail(ref: string | undefined, error: unknown): void {
