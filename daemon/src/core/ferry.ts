@@ -110,11 +110,8 @@ export class Ferry {
     )
   }
 
-  async call(
-    qualifiedName: string,
-    args: Record<string, unknown>,
-    options: CallOptions,
-  ): Promise<CallToolResult> {
+  /** The registry entry of a qualified tool name, or a ToolNotFound error that says what to do. */
+  lookup(qualifiedName: string): RegistryEntry {
     const entry = this.registry().find((candidate) => candidate.name === qualifiedName)
     if (entry === undefined) {
       throw new FerryError(
@@ -122,6 +119,15 @@ export class Ferry {
         `no tool named "${qualifiedName}"; run \`ferry tools\` to see the qualified names`,
       )
     }
+    return entry
+  }
+
+  /** Runs a tool on its server. Sessions call this; everything else goes through a session. */
+  call(
+    entry: RegistryEntry,
+    args: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<CallToolResult> {
     return this.connection(entry.server).callTool(entry.tool, args, options)
   }
 

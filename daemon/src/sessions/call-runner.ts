@@ -46,13 +46,7 @@ export class CallRunner {
     session: Session,
     input: CallInput,
   ): Promise<{ callId: string; result: CallToolResult }> {
-    const entry = this.ferry.registry().find((candidate) => candidate.name === input.tool)
-    if (entry === undefined) {
-      throw new FerryError(
-        ErrorCode.ToolNotFound,
-        `no tool named "${input.tool}"; run \`ferry tools\` to see the qualified names`,
-      )
-    }
+    const entry = this.ferry.lookup(input.tool)
     const callId = input.callId ?? this.newCallId()
     if (this.running.has(callId)) {
       throw new FerryError(ErrorCode.Conflict, `a call with id ${callId} is already running`)
@@ -85,7 +79,7 @@ export class CallRunner {
         )
         return { callId, result: DENIED_RESULT }
       }
-      const result = await this.ferry.call(entry.name, input.arguments, {
+      const result = await this.ferry.call(entry, input.arguments, {
         signal: controller.signal,
         timeoutMs: input.timeoutMs,
         onProgress: (p) =>
