@@ -1,10 +1,14 @@
 // Makes sure the programs the tests drive from outside Node are installed: tmux (the full-screen
-// terminal client is tested in a real terminal). Installs them with apt-get where that is
-// possible (root, or passwordless sudo); otherwise says what to install.
+// terminal client is tested in a real terminal) and Debian chromium (the WebShell is tested in a
+// real browser). Installs them with apt-get where that is possible (root, or passwordless sudo);
+// otherwise says what to install.
 
 import { execFileSync, spawnSync } from 'node:child_process'
 
-const needed = [{ command: 'tmux', debianPackage: 'tmux' }]
+const needed = [
+  { command: 'tmux', debianPackage: 'tmux' },
+  { command: 'chromium', debianPackage: 'chromium' },
+]
 
 const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0
 const missing = needed.filter((tool) => !has(tool.command))

@@ -149,6 +149,16 @@ export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) =
     .argument('<id>', 'session id')
     .action((id: string) => run(async (c) => (await sessionCommands()).removeSession(c, id)))
   program
+    .command('open')
+    .description('open the WebShell in the default browser')
+    .argument('[session]', "session id (default: this workspace's default session)")
+    .option('--print', 'only print the URL')
+    .action((session: string | undefined, options: { print?: boolean }) =>
+      run(async (c) =>
+        (await import('./open-command.js')).openWebShell(c, session, options.print === true),
+      ),
+    )
+  program
     .command('attach')
     .description("follow a session live (default: this workspace's default session)")
     .argument('[session]', 'session id')

@@ -44,7 +44,7 @@ export interface DaemonHandle {
   stopped: Promise<void>
 }
 
-const defaultWebshellDir = fileURLToPath(new URL('../../../webshell/public', import.meta.url))
+const defaultWebshellDir = fileURLToPath(new URL('../../../webshell/dist', import.meta.url))
 
 function hostLiteral(host: string): string {
   return host.includes(':') ? `[${host}]` : host

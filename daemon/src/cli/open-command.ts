@@ -1,0 +1,51 @@
+// ferry open [session] [--print]: the WebShell URL with the token in its fragment, opened in the
+// default browser (or printed, when asked or when no browser can be started).
+
+import { spawn } from 'node:child_process'
+import type { SessionInfo } from '../protocol/index.js'
+import type { CliContext } from './context.js'
+import { connectDaemon } from './daemon-client.js'
+
+function browserCommand(): string | undefined {
+  if (process.platform === 'darwin') return 'open'
+  if (process.platform === 'linux') return 'xdg-open'
+  return undefined
+}
+
+function launch(url: string): Promise<boolean> {
+  const command = browserCommand()
+  if (command === undefined) return Promise.resolve(false)
+  return new Promise((resolve) => {
+    const child = spawn(command, [url], { stdio: 'ignore', detached: true })
+    child.once('error', () => resolve(false))
+    child.once('spawn', () => {
+      child.unref()
+      resolve(true)
+    })
+  })
+}
+
+export async function openWebShell(
+  ctx: CliContext,
+  session: string | undefined,
+  print: boolean,
+): Promise<number> {
+  const client = await connectDaemon(ctx.stateDir)
+  if (session !== undefined) {
+    const sessions = await client.get<SessionInfo[]>('/sessions')
+    if (!sessions.some((candidate) => candidate.id === session)) {
+      throw new Error(`no session "${session}"; run \`ferry sessions\` to list them`)
+    }
+  }
+  const fragment = new URLSearchParams({
+    ...(session === undefined ? {} : { session }),
+    token: client.info.token,
+  })
+  const url = `${client.info.url}#${fragment.toString()}`
+  if (!print && (await launch(url))) {
+    ctx.out(`Opened the WebShell in your browser.`)
+    return 0
+  }
+  ctx.out(url)
+  return 0
+}

@@ -1,0 +1,22 @@
+// Calls to the daemon's REST API with the bearer token; failures carry the daemon's message.
+
+import type { ErrorBody } from '../../daemon/src/protocol/index.js'
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+export async function api<T>(token: string, path: string): Promise<T> {
+  const response = await fetch(`/api${path}`, { headers: { authorization: `Bearer ${token}` } })
+  const body = (await response.json().catch(() => null)) as unknown
+  if (!response.ok) {
+    const message = (body as Partial<ErrorBody> | null)?.error?.message ?? `HTTP ${response.status}`
+    throw new ApiError(response.status, message)
+  }
+  return body as T
+}
