@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import type { ServerInfo, ToolInfo } from '../../daemon/src/protocol/index.js'
 import { ApiError, api } from './api.js'
+import { ServerList } from './ServerList.js'
 
 type State =
   | { kind: 'loading' }
@@ -12,6 +13,7 @@ type State =
 
 export function App({ token }: { token: string | null }) {
   const [state, setState] = useState<State>({ kind: 'loading' })
+  const [version, setVersion] = useState(0)
   useEffect(() => {
     if (token === null) return
     Promise.all([api<ServerInfo[]>(token, '/servers'), api<ToolInfo[]>(token, '/tools')]).then(
@@ -25,7 +27,7 @@ export function App({ token }: { token: string | null }) {
               : `Ferry could not load: ${(error as Error).message}`,
         }),
     )
-  }, [token])
+  }, [token, version])
 
   if (token === null) {
     return (
@@ -49,23 +51,14 @@ export function App({ token }: { token: string | null }) {
       </main>
     )
   }
-  const ready = state.servers.filter((server) => server.status === 'ready').length
   return (
     <main>
       <h1>Ferry</h1>
-      <section>
-        <h2 data-testid="summary">
-          Servers {ready}/{state.servers.length} ready
-        </h2>
-        <ul>
-          {state.servers.map((server) => (
-            <li key={server.name} data-testid={`server-${server.name}`}>
-              {server.name}: {server.status}
-              {server.error ? ` — ${server.error}` : ''}
-            </li>
-          ))}
-        </ul>
-      </section>
+      <ServerList
+        servers={state.servers}
+        token={token}
+        onChange={() => setVersion((current) => current + 1)}
+      />
       <section>
         <h2>Tools</h2>
         <ul>

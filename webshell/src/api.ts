@@ -11,8 +11,11 @@ export class ApiError extends Error {
   }
 }
 
-export async function api<T>(token: string, path: string): Promise<T> {
-  const response = await fetch(`/api${path}`, { headers: { authorization: `Bearer ${token}` } })
+export async function api<T>(token: string, path: string, method = 'GET'): Promise<T> {
+  const response = await fetch(`/api${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}` },
+  })
   const body = (await response.json().catch(() => null)) as unknown
   if (!response.ok) {
     const message = (body as Partial<ErrorBody> | null)?.error?.message ?? `HTTP ${response.status}`

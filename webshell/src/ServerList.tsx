@@ -1,0 +1,86 @@
+// The servers panel: a status pill per server, its era and protocol, tool count, the last error in
+// plain words, the tail of its stderr on request, and a reconnect button.
+
+import { useState } from 'preact/hooks'
+import type { LogsResponse, ServerInfo } from '../../daemon/src/protocol/index.js'
+import { api } from './api.js'
+
+const STDERR_TAIL = 20
+
+function ServerRow({
+  server,
+  token,
+  onChange,
+}: {
+  server: ServerInfo
+  token: string
+  onChange: () => void
+}) {
+  const [stderr, setStderr] = useState<string[] | null>(null)
+  const [busy, setBusy] = useState(false)
+  const name = encodeURIComponent(server.name)
+  const reconnect = async () => {
+    setBusy(true)
+    try {
+      await api<ServerInfo[]>(token, `/servers/${name}/reconnect`, 'POST')
+      onChange()
+      setStderr(null)
+    } finally {
+      setBusy(false)
+    }
+  }
+  const showStderr = async () =>
+    setStderr((await api<LogsResponse>(token, `/servers/${name}/logs`)).lines.slice(-STDERR_TAIL))
+  return (
+    <li data-testid={`server-${server.name}`} data-status={server.status}>
+      <strong>{server.name}</strong>{' '}
+      <span class={`pill pill-${server.status}`}>{server.status}</span>
+      {server.protocolVersion !== null && ` ${server.protocolVersion} (${server.era})`}
+      {server.status === 'ready' && ` · ${server.toolCount} tools`}
+      {server.error !== null && (
+        <p class="server-error" data-testid="server-error">
+          {server.error}
+        </p>
+      )}
+      {server.transport === 'stdio' && (
+        <button type="button" onClick={() => void showStderr()}>
+          Show stderr
+        </button>
+      )}
+      {server.status !== 'disabled' && server.status !== 'invalid' && (
+        <button type="button" disabled={busy} onClick={() => void reconnect()}>
+          {busy ? 'Reconnecting…' : 'Reconnect'}
+        </button>
+      )}
+      {stderr !== null && (
+        <pre data-testid="stderr">
+          {stderr.length > 0 ? stderr.join('\n') : '(no stderr output)'}
+        </pre>
+      )}
+    </li>
+  )
+}
+
+export function ServerList({
+  servers,
+  token,
+  onChange,
+}: {
+  servers: ServerInfo[]
+  token: string
+  onChange: () => void
+}) {
+  const ready = servers.filter((server) => server.status === 'ready').length
+  return (
+    <section>
+      <h2 data-testid="summary">
+        Servers {ready}/{servers.length} ready
+      </h2>
+      <ul>
+        {servers.map((server) => (
+          <ServerRow key={server.name} server={server} token={token} onChange={onChange} />
+        ))}
+      </ul>
+    </section>
+  )
+}
