@@ -4,7 +4,7 @@
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -43,12 +43,20 @@ export interface TestDaemon {
 
 const cleanups: Array<() => Promise<void>> = []
 
+const temporary: string[] = []
+
+/** Stops every daemon the test started, then removes the directories it made. */
 export async function cleanup(): Promise<void> {
   await Promise.all(cleanups.splice(0).map((fn) => fn().catch(() => {})))
+  await Promise.all(
+    temporary.splice(0).map((dir) => rm(dir, { recursive: true, force: true }).catch(() => {})),
+  )
 }
 
 export async function tempDir(prefix = 'ferry-test-'): Promise<string> {
-  return mkdtemp(join(tmpdir(), prefix))
+  const dir = await mkdtemp(join(tmpdir(), prefix))
+  temporary.push(dir)
+  return dir
 }
 
 export async function waitFor<T>(
@@ -134,6 +142,7 @@ export async function startDaemon(
   // the same workspace and its default session again.
   const workspace = `${stateDir}.workspace`
   await mkdir(workspace, { recursive: true })
+  temporary.push(workspace)
   const child = spawn(process.execPath, args, {
     env,
     cwd: workspace,
