@@ -1,12 +1,12 @@
-import { chmod, readFile, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
+  brokenUntilFixed,
   cleanup,
   fixture,
   isAlive,
   readJsonLines,
   startDaemon,
-  stdioServerPath,
   tempDir,
   waitFor,
 } from './harness.js'
@@ -124,20 +124,14 @@ describe('server crashes and shutdown', () => {
   })
 
   it('reconnects a failed server on `ferry reconnect` once its fault is fixed', async () => {
-    const dir = await tempDir()
-    const script = `${dir}/server.sh`
-    await writeFile(
-      script,
-      `#!/bin/sh\n[ -f "${dir}/fixed" ] || { echo "not fixed yet" >&2; exit 4; }\nexec "${process.execPath}" "${stdioServerPath}"\n`,
-    )
-    await chmod(script, 0o755)
-    const daemon = await startDaemon({ mcpServers: { later: { command: script } } })
+    const server = await brokenUntilFixed()
+    const daemon = await startDaemon({ mcpServers: { later: { command: server.command } } })
     expect((await daemon.waitForStatus('later', 'failed')).error).toContain('exited with code 4')
     const stillBroken = await daemon.cli(['reconnect', 'later'])
     expect(stillBroken.code).toBe(2)
     expect(stillBroken.stdout).toContain('later: failed')
 
-    await writeFile(`${dir}/fixed`, '')
+    await server.fix()
     const fixed = await daemon.cli(['reconnect', 'later'])
     expect(fixed).toMatchObject({ code: 0, stdout: 'later: ready\n' })
     expect((await daemon.cli(['call', 'mcp_later_echo', '{"text":"works now"}'])).stdout).toBe(

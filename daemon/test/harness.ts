@@ -4,7 +4,7 @@
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -208,4 +208,19 @@ export function isAlive(pid: number): boolean {
   } catch {
     return process.platform !== 'linux'
   }
+}
+
+/**
+ * A stdio server that exits with code 4 (saying why on stderr) until `fix()` is called, then
+ * starts the fixture: for tests of failure reporting and reconnecting.
+ */
+export async function brokenUntilFixed(): Promise<{ command: string; fix(): Promise<void> }> {
+  const dir = await tempDir()
+  const command = `${dir}/server.sh`
+  await writeFile(
+    command,
+    `#!/bin/sh\n[ -f "${dir}/fixed" ] || { echo "missing configuration file ${dir}/fixed" >&2; exit 4; }\nexec "${process.execPath}" "${stdioServerPath}"\n`,
+  )
+  await chmod(command, 0o755)
+  return { command, fix: () => writeFile(`${dir}/fixed`, '') }
 }

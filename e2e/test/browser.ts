@@ -2,6 +2,7 @@
 // record of console errors so every browser test can assert there were none.
 
 import { chromium, type Browser, type Page } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
 
 export const CHROMIUM = '/usr/bin/chromium'
 
@@ -29,4 +30,19 @@ export async function openPage(browser: Browser): Promise<{ page: Page; errors: 
   })
   page.on('pageerror', (error) => errors.push(error.message))
   return { page, errors }
+}
+
+/** One browser for the whole test file, closed after it; call at the top level of the file. */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined
+  beforeAll(async () => {
+    browser = await launchBrowser()
+  })
+  afterAll(async () => {
+    await browser?.close()
+  })
+  return () => {
+    if (browser === undefined) throw new Error('the browser has not started')
+    return browser
+  }
 }

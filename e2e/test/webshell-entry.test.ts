@@ -2,18 +2,11 @@
 // sessionStorage and leaves the address bar; a reload still works; no token and a wrong token
 // each get a clear page.
 
-import type { Browser } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup, fixture, startDaemon } from '../../daemon/test/harness.js'
-import { launchBrowser, openPage } from './browser.js'
+import { openPage, useBrowser } from './browser.js'
 
-let browser: Browser
-beforeAll(async () => {
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+const browser = useBrowser()
 afterEach(cleanup)
 
 describe('entering the WebShell', () => {
@@ -25,7 +18,7 @@ describe('entering the WebShell', () => {
     const url = printed.stdout.trim()
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+$/)
 
-    const { page, errors } = await openPage(browser)
+    const { page, errors } = await openPage(browser())
     await page.goto(url)
     await page.getByTestId('summary').waitFor()
     expect(await page.getByTestId('summary').textContent()).toBe('Servers 1/1 ready')
@@ -42,14 +35,14 @@ describe('entering the WebShell', () => {
 
   it('shows how to get in when the page has no token, and a clear error for a wrong one', async () => {
     const daemon = await startDaemon({ mcpServers: {} })
-    const bare = await openPage(browser)
+    const bare = await openPage(browser())
     await bare.page.goto(daemon.info.url)
     await bare.page.getByTestId('no-token').waitFor()
     expect(await bare.page.getByTestId('no-token').textContent()).toContain('ferry open')
     expect(bare.errors, bare.errors.join('\n')).toEqual([])
     await bare.page.close()
 
-    const wrong = await openPage(browser)
+    const wrong = await openPage(browser())
     await wrong.page.goto(`${daemon.info.url}#token=not-the-token`)
     await wrong.page.getByTestId('error').waitFor()
     expect(await wrong.page.getByTestId('error').textContent()).toContain('token was refused')
