@@ -2,7 +2,12 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    include: ['daemon/src/**/*.test.ts', 'daemon/test/**/*.test.ts', 'e2e/test/**/*.test.ts'],
+    include: [
+      'daemon/src/**/*.test.ts',
+      'webshell/src/**/*.test.ts',
+      'daemon/test/**/*.test.ts',
+      'e2e/test/**/*.test.ts',
+    ],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
