@@ -360,11 +360,16 @@ describe('ferry start / stop', () => {
     expect(stopped.code).toBe(0)
     expect(stopped.stdout).toContain(`pid ${runtime.pid}`)
     expect(isAlive(runtime.pid)).toBe(false)
-    expect(existsSync(runtimePath)).toBe(false)
+    // The record stays for the next start to take over token and port, marked stopped.
+    const kept = JSON.parse(await readFile(runtimePath, 'utf8')) as RuntimeInfo
+    expect(kept).toMatchObject({ pid: runtime.pid, token: runtime.token })
+    expect(kept.stoppedAt).toEqual(expect.any(String))
     expect(existsSync(join(stateDir, 'daemon.lock'))).toBe(false)
 
     const after = await runCli([...base, 'status'])
     expect(after.code).toBe(2)
+    expect(oneLine(after.stderr)).toMatch(/not running/)
+    expect(after.stdout + after.stderr).not.toContain(runtime.token)
     const stopAgain = await runCli([...base, 'stop'])
     expect(stopAgain).toMatchObject({ code: 0, stdout: 'Ferry is not running.\n' })
   })

@@ -129,7 +129,10 @@ export async function startDaemon(
   const stateDir = options.stateDir ?? (await tempDir('ferry-state-'))
   const configDir = await tempDir('ferry-config-')
   const configPath = join(configDir, 'settings.json')
-  const args = [ferryBin, 'serve', '--state-dir', stateDir, '--port', '0', ...(options.args ?? [])]
+  // A fresh state directory takes any free port; a restart in the same one tries its previous
+  // port first, as a user's daemon does.
+  const port = options.stateDir === undefined ? ['--port', '0'] : []
+  const args = [ferryBin, 'serve', '--state-dir', stateDir, ...port, ...(options.args ?? [])]
   let env: NodeJS.ProcessEnv = { ...process.env, ...options.env }
   if (settings === null) {
     env = { ...env, HOME: configDir, XDG_CONFIG_HOME: join(configDir, '.config') }

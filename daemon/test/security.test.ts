@@ -252,10 +252,20 @@ describe('request bodies', () => {
 })
 
 describe('secrets at rest', () => {
-  it('keeps the runtime file 0600 in a 0700 state directory', async () => {
+  it('keeps the runtime file 0600 in a 0700 state directory, also once stopped', async () => {
     const daemon = await startDaemon({ mcpServers: {} })
+    const runtimePath = join(daemon.stateDir, 'daemon.json')
     expect((await stat(daemon.stateDir)).mode & 0o777).toBe(0o700)
-    expect((await stat(join(daemon.stateDir, 'daemon.json'))).mode & 0o777).toBe(0o600)
+    expect((await stat(runtimePath)).mode & 0o777).toBe(0o600)
+    // The token outlives the daemon in this file (for the next start), so it stays private.
+    await daemon.stop()
+    const kept = JSON.parse(await readFile(runtimePath, 'utf8'))
+    expect(kept).toMatchObject({ token: daemon.info.token, stoppedAt: expect.any(String) })
+    expect((await stat(runtimePath)).mode & 0o777).toBe(0o600)
+    expect((await stat(daemon.stateDir)).mode & 0o777).toBe(0o700)
+    const status = await daemon.cli(['status'])
+    expect(status.code).toBe(2)
+    expect(status.stdout + status.stderr).not.toContain(daemon.info.token)
   })
 
   it("keeps the token out of the daemon's argv, its log and a server's environment", async () => {
@@ -318,6 +328,24 @@ describe('one daemon per state directory', () => {
     expect(refused.stderr).toContain('0.0.0.0')
     await expect(stat(join(stateDir, 'daemon.json'))).rejects.toThrow()
     expect(refused.code).toBe(2)
+
+    // Nor does it touch a stopped daemon's record, which holds the token for the next start.
+    const daemon = await startDaemon({ mcpServers: {} })
+    await daemon.stop()
+    const runtimePath = join(daemon.stateDir, 'daemon.json')
+    const before = await readFile(runtimePath, 'utf8')
+    const again = await runCli([
+      'serve',
+      '--state-dir',
+      daemon.stateDir,
+      '--host',
+      '0.0.0.0',
+      '--port',
+      '0',
+    ])
+    expect(again.code).toBe(2)
+    expect(again.stderr).not.toContain(daemon.info.token)
+    expect(await readFile(runtimePath, 'utf8')).toBe(before)
   })
 })
 

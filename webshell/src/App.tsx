@@ -1,74 +1,245 @@
-// The first WebShell view: server status and tools. Without a token it says how to get one; a
-// rejected token gets a clear message instead of a blank page.
+// The WebShell: the session being followed, the servers and their tools, and the live transcript.
+// Without a token it says how to get one; a refused token gets a clear message, not a blank page.
 
-import { useEffect, useState } from 'preact/hooks'
-import type { ServerInfo, ToolInfo } from '../../daemon/src/protocol/index.js'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
+import type { SessionInfo, ServerInfo, ToolInfo } from '../../daemon/src/protocol/index.js'
 import { ApiError, api } from './api.js'
-import { ServerList } from './ServerList.js'
+import type { CallActions } from './CallCard.js'
+import { ServerList, ServerSummary } from './ServerList.js'
+import { SessionBar, type SessionActions } from './SessionBar.js'
+import { ShellStream, type Connection } from './stream.js'
+import { sessionInUrl, showSessionInUrl } from './token.js'
+import { ToolsPanel } from './ToolsPanel.js'
+import { Transcript } from './Transcript.js'
+import { TranscriptModel } from './transcript.js'
 
-type State =
-  | { kind: 'loading' }
-  | { kind: 'ready'; servers: ServerInfo[]; tools: ToolInfo[] }
-  | { kind: 'error'; message: string }
+const REFUSED_TOKEN =
+  'This page’s token was refused. Run `ferry open` in a terminal and use the link it prints.'
 
-export function App({ token }: { token: string | null }) {
-  const [state, setState] = useState<State>({ kind: 'loading' })
-  const [version, setVersion] = useState(0)
-  useEffect(() => {
-    if (token === null) return
-    Promise.all([api<ServerInfo[]>(token, '/servers'), api<ToolInfo[]>(token, '/tools')]).then(
-      ([servers, tools]) => setState({ kind: 'ready', servers, tools }),
-      (error: unknown) =>
-        setState({
-          kind: 'error',
-          message:
-            error instanceof ApiError && error.status === 401
-              ? 'This page’s token was refused. Run `ferry open` in a terminal and use the link it prints.'
-              : `Ferry could not load: ${(error as Error).message}`,
-        }),
-    )
-  }, [token, version])
+function describeFailure(error: unknown): string {
+  if (error instanceof ApiError && error.status === 401) return REFUSED_TOKEN
+  return `Ferry could not load: ${(error as Error).message}`
+}
 
-  if (token === null) {
-    return (
-      <main data-testid="no-token">
-        <h1>Ferry</h1>
-        <p>
-          Open Ferry from a terminal with <code>ferry open</code>; it opens this page with the key
-          it needs.
-        </p>
-      </main>
-    )
-  }
-  if (state.kind === 'loading') return <main aria-busy="true">Loading…</main>
-  if (state.kind === 'error') {
-    return (
-      <main>
-        <h1>Ferry</h1>
-        <p role="alert" data-testid="error">
-          {state.message}
-        </p>
-      </main>
-    )
-  }
+function NoToken() {
   return (
-    <main>
+    <main class="standalone" data-testid="no-token">
       <h1>Ferry</h1>
-      <ServerList
-        servers={state.servers}
-        token={token}
-        onChange={() => setVersion((current) => current + 1)}
-      />
-      <section>
-        <h2>Tools</h2>
-        <ul>
-          {state.tools.map((tool) => (
-            <li key={tool.name} data-testid="tool">
-              {tool.name} — {tool.title ?? tool.description ?? ''}
-            </li>
-          ))}
-        </ul>
-      </section>
+      <p>
+        Open Ferry from a terminal with <code>ferry open</code>; it opens this page with the key it
+        needs.
+      </p>
     </main>
   )
+}
+
+function ConnectionBadge({ connection }: { connection: Connection }) {
+  const text =
+    connection.state === 'live'
+      ? 'Live'
+      : connection.state === 'connecting'
+        ? 'Connecting…'
+        : connection.state === 'reconnecting'
+          ? `Reconnecting (${connection.why})…`
+          : 'Disconnected'
+  return (
+    <span
+      class={`connection connection-${connection.state}`}
+      data-testid="connection"
+      data-state={connection.state}
+      role="status"
+    >
+      {text}
+    </span>
+  )
+}
+
+/** Renders at most once per frame however fast events arrive. */
+function useFrameVersion(): [number, () => void] {
+  const [version, setVersion] = useState(0)
+  const queued = useRef(false)
+  const bump = useCallback(() => {
+    if (queued.current) return
+    queued.current = true
+    requestAnimationFrame(() => {
+      queued.current = false
+      setVersion((current) => current + 1)
+    })
+  }, [])
+  return [version, bump]
+}
+
+function Shell({ token }: { token: string }) {
+  const [servers, setServers] = useState<ServerInfo[] | null>(null)
+  const [tools, setTools] = useState<ToolInfo[]>([])
+  const [sessions, setSessions] = useState<SessionInfo[]>([])
+  const [session, setSession] = useState<string | undefined>(sessionInUrl)
+  const [connection, setConnection] = useState<Connection>({ state: 'connecting' })
+  const [failure, setFailure] = useState<string | null>(null)
+  const [model, setModel] = useState(() => new TranscriptModel())
+  const modelRef = useRef(model)
+  const [version, bump] = useFrameVersion()
+  const stream = useRef<ShellStream | null>(null)
+
+  const loadServers = useCallback(async (): Promise<boolean> => {
+    try {
+      const [nextServers, nextTools] = await Promise.all([
+        api<ServerInfo[]>(token, '/servers'),
+        api<ToolInfo[]>(token, '/tools'),
+      ])
+      setServers(nextServers)
+      setTools(nextTools)
+      return true
+    } catch (error) {
+      setFailure(describeFailure(error))
+      return false
+    }
+  }, [token])
+  const loadSessions = useCallback(async () => {
+    try {
+      setSessions(await api<SessionInfo[]>(token, '/sessions'))
+    } catch (error) {
+      setFailure(describeFailure(error))
+    }
+  }, [token])
+
+  // Server status changes arrive as transcript events; the panels follow them, a burst at once.
+  const refreshTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+  const refreshSoon = useCallback(() => {
+    clearTimeout(refreshTimer.current)
+    refreshTimer.current = setTimeout(() => void loadServers(), 150)
+  }, [loadServers])
+
+  useEffect(() => {
+    let closed = false
+    const shell = new ShellStream(token, sessionInUrl(), {
+      onSubscribed(id, reset) {
+        const shown = modelRef.current
+        if ((reset && shown.lastSeq > 0) || (shown.session !== undefined && shown.session !== id)) {
+          modelRef.current = new TranscriptModel(id)
+          setModel(modelRef.current)
+        } else {
+          shown.session = id
+        }
+        setSession(id)
+        showSessionInUrl(id, false)
+        void loadServers()
+      },
+      onEvents(events) {
+        modelRef.current.apply(events)
+        if (events.some((event) => event.type === 'server.status')) refreshSoon()
+        bump()
+      },
+      onSnapshot(events) {
+        modelRef.current = new TranscriptModel(modelRef.current.session)
+        modelRef.current.apply(events)
+        setModel(modelRef.current)
+        bump()
+      },
+      onConnection: setConnection,
+      onFatal: setFailure,
+    })
+    stream.current = shell
+    // The stream opens once the token has proved good, so a refused token costs one request.
+    void loadServers().then((ok) => {
+      if (!ok || closed) return
+      void loadSessions()
+      shell.start()
+    })
+    const onPopState = () => {
+      const wanted = sessionInUrl()
+      if (wanted !== undefined) switchTo(wanted, false)
+    }
+    window.addEventListener('popstate', onPopState)
+    return () => {
+      closed = true
+      window.removeEventListener('popstate', onPopState)
+      shell.stop()
+    }
+  }, [token])
+
+  const switchTo = (id: string, push: boolean) => {
+    if (id === modelRef.current.session) return
+    modelRef.current = new TranscriptModel(id)
+    setModel(modelRef.current)
+    setSession(id)
+    showSessionInUrl(id, push)
+    stream.current?.switchTo(id)
+  }
+
+  const sessionActions: SessionActions = {
+    switchTo: (id) => switchTo(id, true),
+    async create(name) {
+      const created = await api<SessionInfo>(token, '/sessions', 'POST', { name })
+      await loadSessions()
+      switchTo(created.id, true)
+    },
+    async rename(id, name) {
+      await api<SessionInfo>(token, `/sessions/${encodeURIComponent(id)}`, 'PATCH', { name })
+      await loadSessions()
+    },
+  }
+
+  const callActions = useMemo<CallActions>(
+    () => ({
+      answer: (callId, outcome) => requireStream(stream.current).answer(callId, outcome),
+      cancel: (callId) => requireStream(stream.current).cancel(callId),
+      readOnly: false,
+    }),
+    [],
+  )
+  const callTool = useCallback(
+    (tool: string, args: Record<string, unknown>) => requireStream(stream.current).call(tool, args),
+    [],
+  )
+
+  if (failure !== null && servers === null) {
+    return (
+      <main class="standalone">
+        <h1>Ferry</h1>
+        <p role="alert" data-testid="error">
+          {failure}
+        </p>
+      </main>
+    )
+  }
+  if (servers === null) return <main aria-busy="true">Loading…</main>
+  return (
+    <div class="shell">
+      <header class="topbar">
+        <h1>Ferry</h1>
+        <SessionBar sessions={sessions} current={session} actions={sessionActions} />
+        <ServerSummary servers={servers} />
+        <ConnectionBadge connection={connection} />
+      </header>
+      {failure !== null && (
+        <p class="banner error-text" role="alert" data-testid="error">
+          {failure}
+        </p>
+      )}
+      <aside class="sidebar">
+        <ServerList servers={servers} token={token} onChange={() => void loadServers()} />
+        <ToolsPanel tools={tools} onCall={callTool} />
+      </aside>
+      <main class="main">
+        <h2 class="visually-hidden">Transcript</h2>
+        <Transcript
+          key={model.session ?? ''}
+          rows={model.rows}
+          version={version + model.version}
+          lastSeq={model.lastSeq}
+          actions={callActions}
+        />
+      </main>
+    </div>
+  )
+}
+
+function requireStream(stream: ShellStream | null): ShellStream {
+  if (stream === null) throw new Error('not connected')
+  return stream
+}
+
+export function App({ token }: { token: string | null }) {
+  return token === null ? <NoToken /> : <Shell token={token} />
 }

@@ -70,17 +70,27 @@ export function ServerList({
   token: string
   onChange: () => void
 }) {
-  const ready = servers.filter((server) => server.status === 'ready').length
   return (
-    <section>
-      <h2 data-testid="summary">
-        Servers {ready}/{servers.length} ready
-      </h2>
+    <section class="panel servers" aria-labelledby="servers-heading">
+      <h2 id="servers-heading">Servers</h2>
       <ul>
         {servers.map((server) => (
           <ServerRow key={server.name} server={server} token={token} onChange={onChange} />
         ))}
       </ul>
     </section>
+  )
+}
+
+/** "Servers 4/5 ready": kept in the top bar so it is always in view. */
+export function ServerSummary({ servers }: { servers: ServerInfo[] }) {
+  const ready = servers.filter((server) => server.status === 'ready').length
+  const trouble = servers.some(
+    (server) => server.status === 'failed' || server.status === 'invalid',
+  )
+  return (
+    <span class={trouble ? 'summary summary-trouble' : 'summary'} data-testid="summary">
+      Servers {ready}/{servers.length} ready
+    </span>
   )
 }

@@ -11,15 +11,25 @@ export class ApiError extends Error {
   }
 }
 
-export async function api<T>(token: string, path: string, method = 'GET'): Promise<T> {
+export async function api<T>(
+  token: string,
+  path: string,
+  method = 'GET',
+  body?: unknown,
+): Promise<T> {
   const response = await fetch(`/api${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}` },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? null : JSON.stringify(body),
   })
-  const body = (await response.json().catch(() => null)) as unknown
+  const answer = (await response.json().catch(() => null)) as unknown
   if (!response.ok) {
-    const message = (body as Partial<ErrorBody> | null)?.error?.message ?? `HTTP ${response.status}`
+    const message =
+      (answer as Partial<ErrorBody> | null)?.error?.message ?? `HTTP ${response.status}`
     throw new ApiError(response.status, message)
   }
-  return body as T
+  return answer as T
 }

@@ -5,6 +5,7 @@ import { benchCallOverhead } from './call-overhead.js'
 import { benchProbeFloor } from './probe-floor.js'
 import { benchDurability, benchFanOut, benchLargeSessions } from './sessions-bench.js'
 import { benchMemory, benchStartup } from './startup-and-memory.js'
+import { benchWebShell } from './webshell-bench.js'
 
 const calls = Number(process.env.FERRY_BENCH_CALLS ?? 1000)
 
@@ -15,3 +16,4 @@ await benchProbeFloor()
 await benchFanOut()
 await benchDurability()
 await benchLargeSessions()
+await benchWebShell()

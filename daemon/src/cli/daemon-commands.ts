@@ -15,9 +15,11 @@ import type { CliContext } from './context.js'
 import { connectDaemon, notRunning } from './daemon-client.js'
 
 export interface ServeOptions {
-  port: number
+  /** Absent unless given, so the daemon can try the previous run's port first. */
+  port?: number
   host: string
   compactAboveMb: number
+  newToken?: boolean
 }
 
 const binPath = fileURLToPath(new URL('../../bin/ferry.js', import.meta.url))
@@ -50,6 +52,7 @@ export async function serve(ctx: CliContext, options: ServeOptions): Promise<num
     port: options.port,
     host: options.host,
     compactAboveBytes: options.compactAboveMb * 1024 * 1024,
+    newToken: options.newToken === true,
   })
   ctx.out(`Ferry ${daemon.info.version} listening on ${daemon.info.url} (pid ${daemon.info.pid})`)
   live.daemon = daemon
@@ -83,6 +86,13 @@ async function waitForDaemon(ctx: CliContext, pid: number, exited: () => string 
 export async function start(ctx: CliContext, options: ServeOptions): Promise<number> {
   const running = await readRuntimeFile(ctx.stateDir)
   if (running !== undefined && isAlive(running.pid)) {
+    // Everything else is ignored here, but a revocation must not be reported as done.
+    if (options.newToken === true) {
+      throw new FerryError(
+        ErrorCode.DaemonRunning,
+        `Ferry is already running (pid ${running.pid}); to replace its token, run \`ferry stop\` and then \`ferry start --new-token\``,
+      )
+    }
     ctx.out(`Ferry is already running (pid ${running.pid}).`)
     ctx.out(`WebShell: ${webshellUrl(running.url, running.token)}`)
     return 0
@@ -90,8 +100,11 @@ export async function start(ctx: CliContext, options: ServeOptions): Promise<num
   await ensurePrivateDir(ctx.stateDir)
   const outPath = join(ctx.stateDir, 'daemon.out')
   const out = openSync(outPath, 'w', 0o600)
-  const args = [binPath, 'serve', '--state-dir', ctx.stateDir, '--port', String(options.port)]
+  const args = [binPath, 'serve', '--state-dir', ctx.stateDir]
+  // Passed on only when given: without it the daemon tries the previous run's port first.
+  if (options.port !== undefined) args.push('--port', String(options.port))
   args.push('--host', options.host, '--compact-above-mb', String(options.compactAboveMb))
+  if (options.newToken === true) args.push('--new-token')
   if (ctx.configFile !== undefined) args.push('--config', resolve(ctx.cwd, ctx.configFile))
   const child = spawn(process.execPath, args, {
     cwd: ctx.cwd,

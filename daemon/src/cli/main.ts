@@ -30,9 +30,11 @@ function integer(name: string, min: number) {
 function serveOptions(command: Command): Command {
   return command
     .addOption(
-      new Option('--port <n>', 'port to listen on (0 picks a free one)')
-        .argParser(integer('--port', 0))
-        .default(0),
+      // No default: without the option the daemon tries the previous run's port first.
+      new Option(
+        '--port <n>',
+        "port to listen on; 0 picks a free one (default: the previous run's port if free, else a free one)",
+      ).argParser(integer('--port', 0)),
     )
     .option('--host <address>', 'loopback address to bind: 127.0.0.1 or ::1', '127.0.0.1')
     .addOption(
@@ -42,6 +44,10 @@ function serveOptions(command: Command): Command {
       )
         .argParser(integer('--compact-above-mb', 1))
         .default(64),
+    )
+    .option(
+      '--new-token',
+      "generate a new token instead of reusing the previous run's, locking out every open tab and link",
     )
 }
 

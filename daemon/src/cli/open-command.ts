@@ -1,4 +1,4 @@
-// ferry open [session] [--print]: the WebShell URL with the token in its fragment, opened in the
+// ferry open [session] [--print]: the WebShell URL (session in the query, token in the fragment), opened in the
 // default browser (or printed, when asked or when no browser can be started).
 
 import { spawn } from 'node:child_process'
@@ -37,11 +37,10 @@ export async function openWebShell(
       throw new Error(`no session "${session}"; run \`ferry sessions\` to list them`)
     }
   }
-  const fragment = new URLSearchParams({
-    ...(session === undefined ? {} : { session }),
-    token: client.info.token,
-  })
-  const url = `${client.info.url}#${fragment.toString()}`
+  // The session goes in the query, where the page keeps it; the token only in the fragment.
+  const query = session === undefined ? '' : `?${new URLSearchParams({ session }).toString()}`
+  const fragment = new URLSearchParams({ token: client.info.token })
+  const url = `${client.info.url}${query}#${fragment.toString()}`
   if (!print && (await launch(url))) {
     ctx.out(`Opened the WebShell in your browser.`)
     return 0

@@ -1,8 +1,8 @@
 // Starts and stops the daemon: private state directory, single-instance lock, settings, the
-// loopback HTTP server with its token, the runtime file, then the server connections.
+// loopback HTTP server with its token, the runtime file, then the server connections. Token and
+// port carry over from the previous run, so a WebShell tab survives a restart.
 
 import { serve } from '@hono/node-server'
-import { randomBytes } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
 import { join } from 'node:path'
@@ -16,8 +16,10 @@ import { loadStaticFiles } from '../http/static-files.js'
 import { createFileLog, type Log } from '../log.js'
 import { version } from '../version.js'
 import { acquireLock } from './lock.js'
-import { removeRuntimeFile, writeRuntimeFile, type RuntimeInfo } from './runtime-file.js'
+import { readPreviousRun } from './previous-run.js'
+import { markRuntimeFileStopped, writeRuntimeFile, type RuntimeInfo } from './runtime-file.js'
 import { ensurePrivateDir } from './state-dir.js'
+import { newToken } from './token.js'
 
 export const LOOPBACK_HOSTS = ['127.0.0.1', '::1'] as const
 const SHUTDOWN_DEADLINE_MS = 8000
@@ -28,8 +30,11 @@ export interface DaemonOptions {
   configFile: string | undefined
   env: Record<string, string | undefined>
   homeDir: string
-  port: number
+  /** Undefined: the previous run's port if it is free, else any free port. 0: any free port. */
+  port: number | undefined
   host: string
+  /** Do not take over the previous run's token, which locks out every tab and link that has it. */
+  newToken?: boolean
   /** A session transcript past this size is compacted automatically. */
   compactAboveBytes?: number
   webshellDir?: string
@@ -93,7 +98,9 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
     throw error
   }
 
-  const token = randomBytes(32).toString('base64url')
+  const previous = await readPreviousRun(options.stateDir, options.host)
+  // Set once the port is bound: the previous token only carries over to the same origin.
+  let token = ''
   const staticFiles = await loadStaticFiles(options.webshellDir ?? defaultWebshellDir)
   // Known once the port is bound; the app reads them on every request.
   const bound = { hosts: new Set<string>(), origins: new Set<string>(), url: '' }
@@ -114,7 +121,7 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
       ])
       // Calls that ended with the servers have written their last events; flush and close.
       await sessions.close()
-      await removeRuntimeFile(options.stateDir, process.pid)
+      await markRuntimeFileStopped(options.stateDir, process.pid)
       await releaseLock()
       log({ kind: 'daemon.stopped' })
       resolveStopped()
@@ -122,7 +129,54 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
     return stopping
   }
 
-  const app = createApp({
+  const handler: { app?: ReturnType<typeof createApp> } = {}
+  const listen = (port: number) =>
+    new Promise<Server>((resolve, reject) => {
+      // The app is made once the token is known, before any request can be read.
+      const created = serve(
+        {
+          // The Node request and response ride along in the second argument (body limits and
+          // client disconnects are read from them).
+          fetch: (request, env: unknown) =>
+            handler.app?.fetch(request, env) ?? new Response('starting', { status: 503 }),
+          port,
+          hostname: options.host,
+        },
+        () => resolve(created as Server),
+      ) as Server
+      created.once('error', reject)
+    })
+  const remembered = options.port === undefined ? previous.port : undefined
+  let server: Server
+  try {
+    server =
+      remembered === undefined
+        ? await listen(options.port ?? 0)
+        : await listen(remembered).catch((error: unknown) => {
+            // Something else took the port meanwhile. Starting beats failing; open tabs then need
+            // a fresh link, as the origin changed.
+            log({
+              kind: 'daemon.port_unavailable',
+              port: remembered,
+              error: (error as Error).message,
+            })
+            return listen(0)
+          })
+  } catch (error) {
+    await releaseLock()
+    throw new FerryError(
+      ErrorCode.Internal,
+      `cannot listen on ${options.host}:${options.port ?? 0}: ${(error as Error).message}`,
+      { cause: error },
+    )
+  }
+  const port = (server.address() as AddressInfo).port
+  // A tab holding the old token can only reach this origin again if the port is the same; on a
+  // new port the old token is worth nothing to Ferry but would still be sent to whatever took
+  // the old port, so it is replaced.
+  const samePort = previous.port === port
+  token = (options.newToken === true || !samePort ? undefined : previous.token) ?? newToken()
+  handler.app = createApp({
     ferry,
     sessions,
     token,
@@ -140,22 +194,6 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
     shutdown: () => void stop('shutdown requested through the API'),
   })
 
-  let server: Server
-  try {
-    server = await new Promise<Server>((resolve, reject) => {
-      const created = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, () =>
-        resolve(created as Server),
-      ) as Server
-      created.once('error', reject)
-    })
-  } catch (error) {
-    await releaseLock()
-    throw new FerryError(
-      ErrorCode.Internal,
-      `cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`,
-      { cause: error },
-    )
-  }
   const stream = attachStream(server, {
     sessions,
     token,
@@ -163,7 +201,6 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
     hosts: () => bound.hosts,
     origins: () => bound.origins,
   })
-  const port = (server.address() as AddressInfo).port
   const authority = `${hostLiteral(options.host)}:${port}`
   bound.hosts = new Set([authority])
   bound.origins = new Set([`http://${authority}`])
@@ -176,6 +213,7 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
     version,
     token,
     startedAt,
+    stoppedAt: null,
   }
   await writeRuntimeFile(options.stateDir, info)
   log({ kind: 'daemon.started', pid: process.pid, port, settings: ferry.settings.files })

@@ -24,6 +24,7 @@ const WEBSHELL_CSP = [
   "script-src 'self'",
   "style-src 'self'",
   "img-src 'self' data:",
+  "media-src 'self' data:",
   "connect-src 'self'",
   "frame-src 'self' http://localhost:*",
   "object-src 'none'",

@@ -1,0 +1,209 @@
+// A restarted daemon keeps the previous run's token and port, so an open WebShell tab (same origin,
+// token in sessionStorage) carries on; `--new-token` revokes it; an untrustworthy runtime file or a
+// taken port is never a reason to reuse a token or to fail the start.
+
+import { createServer, type Server } from 'node:net'
+import { chmod, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { readRuntimeFile, type RuntimeInfo } from '../src/daemon/runtime-file.js'
+import { isWellFormedToken } from '../src/daemon/token.js'
+import { cleanup, isAlive, runCli, startDaemon, tempDir, waitFor } from './harness.js'
+
+// Daemons started through `ferry start` are detached, so the harness does not own them.
+const detached: number[] = []
+
+afterEach(async () => {
+  for (const pid of detached.splice(0)) {
+    if (!isAlive(pid)) continue
+    process.kill(pid, 'SIGTERM')
+    await waitFor(() => !isAlive(pid), 12_000, `pid ${pid} to exit`).catch(() =>
+      process.kill(pid, 'SIGKILL'),
+    )
+  }
+  await cleanup()
+})
+
+/** A state directory driven through `ferry start` and `ferry stop`, as a user would. */
+async function backgroundDaemon() {
+  const stateDir = await tempDir('ferry-state-')
+  const configPath = join(await tempDir('ferry-config-'), 'settings.json')
+  await writeFile(configPath, JSON.stringify({ mcpServers: {} }))
+  const cli = (args: string[]) => runCli(['--state-dir', stateDir, '--config', configPath, ...args])
+  return {
+    stateDir,
+    configPath,
+    cli,
+    async start(args: string[] = []): Promise<RuntimeInfo> {
+      const result = await cli(['start', ...args])
+      const info = await readRuntimeFile(stateDir)
+      if (info !== undefined) detached.push(info.pid)
+      expect(result.code, result.stderr).toBe(0)
+      expect(info).toBeDefined()
+      expect(result.stdout).toContain(`WebShell: ${info?.url}#token=${info?.token}`)
+      return info as RuntimeInfo
+    },
+    async stop(info: RuntimeInfo): Promise<void> {
+      const result = await cli(['stop'])
+      expect(result.code, result.stderr).toBe(0)
+      expect(isAlive(info.pid)).toBe(false)
+    },
+  }
+}
+
+/** What an open WebShell tab sends: its own origin and the token it keeps. */
+function fromTab(url: string, token: string): Promise<Response> {
+  return fetch(new URL('api/status', url), {
+    headers: { authorization: `Bearer ${token}`, origin: new URL(url).origin },
+  })
+}
+
+async function recordOf(stateDir: string): Promise<RuntimeInfo> {
+  return JSON.parse(await readFile(join(stateDir, 'daemon.json'), 'utf8')) as RuntimeInfo
+}
+
+function listenOn(port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(port, '127.0.0.1', () => resolve(server))
+  })
+}
+
+describe('restarting the daemon', () => {
+  it('keeps token and port across stop and start, so an open tab still authenticates', async () => {
+    const daemon = await backgroundDaemon()
+    const first = await daemon.start()
+    expect((await fromTab(first.url, first.token)).status).toBe(200)
+    await daemon.stop(first)
+    expect((await recordOf(daemon.stateDir)).stoppedAt).toEqual(expect.any(String))
+
+    const second = await daemon.start()
+    expect(second.pid).not.toBe(first.pid)
+    expect(second.port).toBe(first.port)
+    expect(second.url).toBe(first.url)
+    expect(second.token).toBe(first.token)
+    expect(second.stoppedAt).toBeNull()
+    // The tab's old URL and token reach the new daemon, with the Origin it always sent.
+    const answer = await fromTab(first.url, first.token)
+    expect(answer.status).toBe(200)
+    expect(((await answer.json()) as { pid: number }).pid).toBe(second.pid)
+    expect((await stat(join(daemon.stateDir, 'daemon.json'))).mode & 0o777).toBe(0o600)
+  })
+
+  it('replaces the token with --new-token, after which the old one gets 401', async () => {
+    const daemon = await backgroundDaemon()
+    const first = await daemon.start()
+    await daemon.stop(first)
+
+    const rotated = await daemon.start(['--new-token'])
+    expect(rotated.token).not.toBe(first.token)
+    expect(isWellFormedToken(rotated.token)).toBe(true)
+    expect(rotated.port).toBe(first.port)
+    expect((await fromTab(rotated.url, first.token)).status).toBe(401)
+    expect((await fromTab(rotated.url, rotated.token)).status).toBe(200)
+
+    // A running daemon cannot have its token replaced by `start`: say so rather than pretend.
+    const refused = await daemon.cli(['start', '--new-token'])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toMatch(/already running .*ferry stop/)
+    expect(refused.stdout).toBe('')
+    expect(refused.stderr).not.toContain(rotated.token)
+    expect((await readRuntimeFile(daemon.stateDir))?.token).toBe(rotated.token)
+
+    // `ferry serve --new-token` revokes the same way.
+    await daemon.stop(rotated)
+    const served = await startDaemon(
+      { mcpServers: {} },
+      { stateDir: daemon.stateDir, args: ['--new-token'] },
+    )
+    expect(served.info.token).not.toBe(rotated.token)
+    expect((await fromTab(served.info.url, rotated.token)).status).toBe(401)
+  })
+
+  it('does not reuse the token of a runtime file that is not 0600 or not a plain file', async () => {
+    const settings = { mcpServers: {} }
+    const first = await startDaemon(settings)
+    const { stateDir } = first
+    const path = join(stateDir, 'daemon.json')
+    await first.stop()
+    // Control: the same steps with an intact file do reuse the token.
+    const control = await startDaemon(settings, { stateDir })
+    expect(control.info.token).toBe(first.info.token)
+    await control.stop()
+
+    await chmod(path, 0o644)
+    const readable = await startDaemon(settings, { stateDir })
+    expect(readable.info.token).not.toBe(first.info.token)
+    expect((await stat(path)).mode & 0o777).toBe(0o600)
+    expect((await fromTab(readable.info.url, first.info.token)).status).toBe(401)
+    await readable.stop()
+
+    // A symbolic link to a private, well-formed record is not the runtime file either.
+    const stopped = await recordOf(stateDir)
+    const elsewhere = join(await tempDir(), 'daemon.json')
+    await writeFile(elsewhere, JSON.stringify(stopped), { mode: 0o600 })
+    await rm(path)
+    await symlink(elsewhere, path)
+    const linked = await startDaemon(settings, { stateDir })
+    expect(linked.info.token).not.toBe(stopped.token)
+  })
+
+  it('does not reuse a malformed token from the runtime file', async () => {
+    const settings = { mcpServers: {} }
+    const first = await startDaemon(settings)
+    const { stateDir } = first
+    const path = join(stateDir, 'daemon.json')
+    await first.stop()
+    const malformed = [
+      'short',
+      `${first.info.token.slice(0, 42)}!`,
+      `${first.info.token}A`,
+      // 43 characters of the alphabet, but not what encoding 32 bytes produces (stray low bits).
+      `${'A'.repeat(42)}B`,
+    ]
+    for (const token of malformed) {
+      const record = await recordOf(stateDir)
+      await writeFile(path, JSON.stringify({ ...record, token }))
+      expect((await stat(path)).mode & 0o777).toBe(0o600)
+      const next = await startDaemon(settings, { stateDir })
+      expect(next.info.token, JSON.stringify(token)).not.toBe(token)
+      expect(isWellFormedToken(next.info.token)).toBe(true)
+      await next.stop()
+    }
+  })
+
+  it('starts on another port with a new token when the previous port is taken', async () => {
+    const daemon = await backgroundDaemon()
+    const first = await daemon.start()
+    await daemon.stop(first)
+
+    const blocker = await listenOn(first.port)
+    try {
+      const second = await daemon.start()
+      expect(second.port).not.toBe(first.port)
+      // The old token could have gone to whatever holds the old port: it is not accepted.
+      expect(second.token).not.toBe(first.token)
+      expect((await fromTab(second.url, first.token)).status).toBe(401)
+      expect((await fromTab(second.url, second.token)).status).toBe(200)
+      const log = await readFile(join(daemon.stateDir, 'daemon.log'), 'utf8')
+      expect(log).toContain('daemon.port_unavailable')
+      expect(log).not.toContain(first.token)
+
+      // An explicit port is still a promise: taken means an error, not another port.
+      const explicit = await runCli([
+        'serve',
+        '--state-dir',
+        await tempDir('ferry-state-'),
+        '--config',
+        daemon.configPath,
+        '--port',
+        String(first.port),
+      ])
+      expect(explicit.code).toBe(2)
+      expect(explicit.stderr).toContain(`cannot listen on 127.0.0.1:${first.port}`)
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve))
+    }
+  })
+})

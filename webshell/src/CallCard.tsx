@@ -1,0 +1,190 @@
+// One call in the transcript: what was called, by whom and from where, its arguments, the
+// confirmation with its four answers (or who gave the answer), progress with a cancel button
+// while it runs, and how it ended.
+
+import { useState } from 'preact/hooks'
+import type { ClientRef, ConfirmationOutcome } from '../../daemon/src/protocol/index.js'
+import { ResultView } from './result/ResultView.js'
+import { isEnded, type CallRow } from './transcript.js'
+
+export interface CallActions {
+  answer(callId: string, outcome: ConfirmationOutcome): Promise<unknown>
+  cancel(callId: string): Promise<unknown>
+  /** The tab attached read-only: it may watch but not answer or cancel. */
+  readOnly: boolean
+}
+
+const OUTCOMES: { outcome: ConfirmationOutcome; label: string; said: string }[] = [
+  { outcome: 'allow_once', label: 'Allow once', said: 'allowed once' },
+  { outcome: 'allow_tool', label: 'Always allow this tool', said: 'always allowed this tool' },
+  {
+    outcome: 'allow_server',
+    label: 'Always allow this server',
+    said: 'always allowed this server',
+  },
+  { outcome: 'deny', label: 'Deny', said: 'denied' },
+]
+
+const STATE_LABELS: Record<CallRow['state'], string> = {
+  running: 'running',
+  confirming: 'waiting for confirmation',
+  done: 'done',
+  error: 'error',
+  failed: 'failed',
+  cancelled: 'cancelled',
+  interrupted: 'interrupted',
+}
+
+function who(client: ClientRef | null): string {
+  return client === null ? 'Ferry' : client.label
+}
+
+function Confirmation({ row, actions }: { row: CallRow; actions: CallActions }) {
+  const [error, setError] = useState<string | null>(null)
+  const [sending, setSending] = useState(false)
+  const confirmation = row.confirmation
+  if (confirmation === null) return null
+  if (confirmation.state === 'resolved') {
+    const said = OUTCOMES.find((choice) => choice.outcome === confirmation.outcome)?.said
+    return (
+      <p class="confirmation-resolved" data-testid="confirmation-answer">
+        {who(confirmation.by)} {said ?? confirmation.outcome}.
+      </p>
+    )
+  }
+  const answer = async (outcome: ConfirmationOutcome) => {
+    setSending(true)
+    setError(null)
+    try {
+      await actions.answer(row.callId, outcome)
+    } catch (failure) {
+      setError((failure as Error).message)
+    } finally {
+      setSending(false)
+    }
+  }
+  return (
+    <div class="confirmation" role="group" aria-label="Confirmation" data-testid="confirmation">
+      <p>
+        Allow <strong>{row.serverTool}</strong> on <strong>{row.server}</strong> to run?
+      </p>
+      {actions.readOnly ? (
+        <p>This tab is read-only; answer from another client.</p>
+      ) : (
+        <div class="choices">
+          {OUTCOMES.map((choice) => (
+            <button
+              type="button"
+              key={choice.outcome}
+              class={choice.outcome === 'deny' ? 'deny' : undefined}
+              disabled={sending}
+              onClick={() => void answer(choice.outcome)}
+            >
+              {choice.label}
+            </button>
+          ))}
+        </div>
+      )}
+      {error !== null && (
+        <p class="error-text" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  )
+}
+
+function Progress({ row }: { row: CallRow }) {
+  const progress = row.progress
+  if (progress === null) return null
+  const known = progress.total !== undefined && progress.total > 0
+  const label = known ? `${progress.progress} of ${progress.total}` : `${progress.progress}`
+  return (
+    <div class="progress" data-testid="progress">
+      <progress
+        max={known ? progress.total : undefined}
+        value={known ? progress.progress : undefined}
+        aria-label="Progress"
+        aria-valuetext={label}
+      />
+      <span data-testid="progress-text">
+        {label}
+        {progress.message !== undefined && ` — ${progress.message}`}
+      </span>
+    </div>
+  )
+}
+
+function Outcome({ row }: { row: CallRow }) {
+  if (row.failure !== null) {
+    return (
+      <p class="error-text" data-testid="failure">
+        {row.failure.message}
+      </p>
+    )
+  }
+  if (row.state === 'cancelled') return <p data-testid="cancelled">Cancelled.</p>
+  if (row.state === 'interrupted') {
+    return <p data-testid="interrupted">Interrupted: Ferry stopped while this call ran.</p>
+  }
+  if (row.result === null) return null
+  if (row.display?.type === 'mcp_app') {
+    return (
+      <div>
+        <p class="app-note">This tool has an App view; its text result:</p>
+        <p>{row.display.fallbackText}</p>
+      </div>
+    )
+  }
+  return <ResultView result={row.result} />
+}
+
+export function CallCard({ row, actions }: { row: CallRow; actions: CallActions }) {
+  const [cancelError, setCancelError] = useState<string | null>(null)
+  const running = !isEnded(row.state)
+  const state =
+    row.confirmation?.state === 'resolved' && row.confirmation.outcome === 'deny'
+      ? 'denied'
+      : STATE_LABELS[row.state]
+  const cancel = () =>
+    actions.cancel(row.callId).catch((error: unknown) => setCancelError((error as Error).message))
+  return (
+    <article
+      class={`card card-${row.state}`}
+      data-testid="call-card"
+      data-call-id={row.callId}
+      data-state={row.state}
+      data-result-seq={row.endSeq ?? undefined}
+      aria-label={`${row.tool}, ${state}`}
+    >
+      <header>
+        <strong class="tool-name">{row.tool}</strong>{' '}
+        <span class={`pill pill-call-${row.state}`} data-testid="call-state">
+          {state}
+        </span>
+        <span class="who" data-testid="call-client">
+          {' '}
+          by {who(row.client)} at{' '}
+          <time dateTime={row.time}>{new Date(row.time).toLocaleTimeString()}</time>
+        </span>
+      </header>
+      <details class="arguments">
+        <summary>Arguments</summary>
+        <pre data-testid="call-arguments">{JSON.stringify(row.arguments, null, 2)}</pre>
+      </details>
+      <Confirmation row={row} actions={actions} />
+      {running && <Progress row={row} />}
+      {running && !actions.readOnly && (
+        <button type="button" class="cancel" onClick={() => void cancel()}>
+          Cancel
+        </button>
+      )}
+      {cancelError !== null && (
+        <p class="error-text" role="alert">
+          {cancelError}
+        </p>
+      )}
+      <Outcome row={row} />
+    </article>
+  )
+}

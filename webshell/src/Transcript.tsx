@@ -1,0 +1,145 @@
+// The live transcript: a virtualised list of rows (only those near the viewport are in the DOM),
+// measured as they render, that follows new events while the reader is at the bottom.
+
+import {
+  Virtualizer,
+  elementScroll,
+  observeElementOffset,
+  observeElementRect,
+  measureElement,
+} from '@tanstack/virtual-core'
+import { memo } from 'preact/compat'
+import { useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks'
+import { CallCard, type CallActions } from './CallCard.js'
+import type { NoticeRow, Row, StatusRow } from './transcript.js'
+
+const ESTIMATED_ROW_PX = 120
+
+function NoticeLine({ row }: { row: NoticeRow }) {
+  return (
+    <p class={`notice notice-${row.level}`} data-testid="notice">
+      <time dateTime={row.time}>{clock(row.time)}</time> {row.message}
+    </p>
+  )
+}
+
+function StatusLine({ row }: { row: StatusRow }) {
+  return (
+    <p class="status-line" data-testid="status-line">
+      <time dateTime={row.time}>{clock(row.time)}</time> Server <strong>{row.server}</strong> is{' '}
+      <span class={`pill pill-${row.status}`}>{row.status}</span>
+      {row.error !== null && <span class="status-error"> — {row.error}</span>}
+    </p>
+  )
+}
+
+const RowView = memo(function RowView({ row, actions }: { row: Row; actions: CallActions }) {
+  if (row.kind === 'call') return <CallCard row={row} actions={actions} />
+  if (row.kind === 'notice') return <NoticeLine row={row} />
+  return <StatusLine row={row} />
+})
+
+export function clock(time: string): string {
+  return new Date(time).toLocaleTimeString()
+}
+
+export function Transcript({
+  rows,
+  version,
+  actions,
+  lastSeq,
+}: {
+  rows: readonly Row[]
+  /** The newest seq shown, for anyone checking the transcript is complete. */
+  lastSeq: number
+  /** Changes whenever `rows` changed in place. */
+  version: number
+  actions: CallActions
+}) {
+  const scroller = useRef<HTMLDivElement>(null)
+  const [, rerender] = useReducer((count: number) => count + 1, 0)
+  const [virtualizer] = useState(
+    () =>
+      new Virtualizer<HTMLDivElement, HTMLElement>({
+        count: 0,
+        getScrollElement: () => scroller.current,
+        estimateSize: () => ESTIMATED_ROW_PX,
+        scrollToFn: elementScroll,
+        observeElementRect,
+        observeElementOffset,
+        measureElement,
+        overscan: 6,
+        onChange: () => rerender(0),
+      }),
+  )
+  virtualizer.setOptions({
+    ...virtualizer.options,
+    count: rows.length,
+    getItemKey: (index) => rows[index]?.key ?? index,
+    anchorTo: 'end',
+    followOnAppend: true,
+    scrollEndThreshold: 48,
+  })
+  useLayoutEffect(() => virtualizer._didMount(), [virtualizer])
+  useLayoutEffect(() => virtualizer._willUpdate())
+  // The first rows of a session start at the bottom, where new events arrive.
+  const opened = useRef(false)
+  useLayoutEffect(() => {
+    if (!opened.current && rows.length > 0) {
+      opened.current = true
+      virtualizer.scrollToIndex(rows.length - 1, { align: 'end' })
+    }
+  }, [version, rows, virtualizer])
+
+  const items = virtualizer.getVirtualItems()
+  return (
+    <div
+      ref={scroller}
+      class="transcript"
+      data-testid="transcript"
+      role="log"
+      aria-label="Transcript"
+      aria-live="polite"
+      tabIndex={0}
+      onKeyDown={(event) => {
+        // Home and End jump straight to the first and newest rows: a browser's own smooth scroll
+        // over a long transcript keeps being re-aimed as rows are measured on the way.
+        if (event.target !== event.currentTarget || rows.length === 0) return
+        if (event.key === 'Home') virtualizer.scrollToIndex(0, { align: 'start' })
+        else if (event.key === 'End') virtualizer.scrollToIndex(rows.length - 1, { align: 'end' })
+        else return
+        event.preventDefault()
+      }}
+      data-last-seq={lastSeq}
+    >
+      {rows.length === 0 ? (
+        <p class="empty">No events in this session yet. Call a tool to start.</p>
+      ) : (
+        <div class="transcript-inner" style={{ height: `${virtualizer.getTotalSize()}px` }}>
+          <div
+            class="transcript-window"
+            style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}
+          >
+            {items.map((item) => {
+              const row = rows[item.index]
+              if (row === undefined) return null
+              return (
+                <div
+                  key={row.key}
+                  data-index={item.index}
+                  data-seq={row.seq}
+                  ref={(element) => {
+                    if (element !== null) virtualizer.measureElement(element)
+                  }}
+                  class="transcript-row"
+                >
+                  <RowView row={row} actions={actions} />
+                </div>
+              )
+            })}
+          </div>
+        </div>
+      )}
+    </div>
+  )
+}

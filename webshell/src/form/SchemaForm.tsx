@@ -1,0 +1,216 @@
+// The form for calling a tool, generated from its input schema. It checks the arguments before
+// calling, shows each problem next to its field, and can switch to editing the arguments as raw
+// JSON. A schema the form cannot express faithfully opens straight in the JSON editor, with the
+// reason, rather than sending arguments the server did not ask for.
+
+import type { JSX } from 'preact'
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
+import { RootFields, shownPaths, type Edit, type FormContext } from './fields.js'
+import { formatPath, isWithin, pathId } from './path.js'
+import { analyseSchema, type ObjectField } from './schema-model.js'
+import { parseArgumentsJson, validateArguments, type FieldError } from './validate.js'
+import { fromArguments, initialState, toArguments, updateAt, type ObjectState } from './values.js'
+import './form.css'
+
+export interface SchemaFormProps {
+  schema: Record<string, unknown>
+  /** Unique per form on the page; prefixes element ids. */
+  idPrefix: string
+  submitLabel?: string
+  /** Disables the submit button while a call is starting. */
+  busy?: boolean
+  onSubmit: (args: Record<string, unknown>) => void
+}
+
+export function SchemaForm(props: SchemaFormProps): JSX.Element {
+  // A different schema starts the form over rather than carry state shaped for the old one. It is
+  // compared by content: a refreshed tool list brings new but equal objects, and those must not
+  // wipe what the person has typed.
+  const key = useMemo(() => JSON.stringify(props.schema), [props.schema])
+  return <SchemaFormBody key={key} {...props} />
+}
+
+const EMPTY_STATE: ObjectState = { kind: 'object', fields: {} }
+
+function SchemaFormBody({
+  schema,
+  idPrefix,
+  submitLabel = 'Call',
+  busy = false,
+  onSubmit,
+}: SchemaFormProps): JSX.Element {
+  const analysis = useMemo(() => analyseSchema(schema), [schema])
+  const root: ObjectField | null = analysis.supported ? analysis.root : null
+  const [state, setState] = useState<ObjectState>(() =>
+    root === null ? EMPTY_STATE : initialState(root),
+  )
+  const [mode, setMode] = useState<'form' | 'json'>(root === null ? 'json' : 'form')
+  const [jsonText, setJsonText] = useState(root === null ? '{}' : '')
+  const [errors, setErrors] = useState<FieldError[]>([])
+  const [focusRequest, setFocusRequest] = useState(0)
+  const formRef = useRef<HTMLFormElement>(null)
+
+  // After a refused submit, take the person to the first problem, in page order.
+  useEffect(() => {
+    if (focusRequest === 0) return
+    formRef.current?.querySelector<HTMLElement>('[data-invalid="true"]')?.focus()
+  }, [focusRequest])
+
+  const fail = (found: FieldError[]): void => {
+    setErrors(found)
+    setFocusRequest((count) => count + 1)
+  }
+
+  const edit: Edit = (segments, update) => {
+    setState((current) => {
+      const next = updateAt(current, segments, update)
+      return next.kind === 'object' ? next : current
+    })
+    // An edited field's old errors no longer describe it; the next submit checks again.
+    const path = formatPath(segments)
+    setErrors((current) => current.filter((error) => !isWithin(error.path, path)))
+  }
+
+  const submit = (event: Event): void => {
+    event.preventDefault()
+    if (busy) return
+    if (mode === 'json' || root === null) {
+      const reading = parseArgumentsJson(jsonText)
+      if (!reading.ok) return fail([reading.error])
+      const found = root === null ? [] : validateArguments(root, reading.args)
+      if (found.length > 0) return fail(found)
+      setErrors([])
+      onSubmit(reading.args)
+      return
+    }
+    const { args, problems } = toArguments(root, state)
+    // An input that could not be read is reported once, by what the person can do about it,
+    // not again as the missing or null value it turned into.
+    const unreadable = new Set(problems.map((problem) => problem.path))
+    const found = [
+      ...problems,
+      ...validateArguments(root, args).filter((error) => !unreadable.has(error.path)),
+    ]
+    if (found.length > 0) return fail(found)
+    setErrors([])
+    onSubmit(args)
+  }
+
+  const toggle = (): void => {
+    if (root === null) return
+    if (mode === 'form') {
+      setJsonText(JSON.stringify(toArguments(root, state).args, null, 2))
+      setErrors([])
+      setMode('json')
+      return
+    }
+    const reading = parseArgumentsJson(jsonText)
+    if (!reading.ok) return setErrors([reading.error])
+    const back = fromArguments(root, reading.args)
+    if (!back.ok) return setErrors(back.errors)
+    setState(back.state)
+    setErrors([])
+    setMode('form')
+  }
+
+  const jsonId = `${idPrefix.replace(/\s/gu, '_')}-json`
+  return (
+    <form data-testid="tool-form" class="sf-form" noValidate ref={formRef} onSubmit={submit}>
+      {analysis.supported ? (
+        <div class="sf-toolbar">
+          <button type="button" class="sf-toggle" onClick={toggle}>
+            {mode === 'form' ? 'Edit as JSON' : 'Edit as form'}
+          </button>
+        </div>
+      ) : (
+        <div class="sf-fallback">
+          <p>These arguments can only be edited as JSON; the form cannot express this schema:</p>
+          <p data-testid="form-fallback-reason" class="sf-fallback-reason">
+            {analysis.reason}
+          </p>
+        </div>
+      )}
+      {mode === 'form' && root !== null ? (
+        <FormFields
+          root={root}
+          state={state}
+          errors={errors}
+          ctx={{ idPrefix, errors: byPath(errors), edit }}
+        />
+      ) : (
+        <JsonEditor id={jsonId} text={jsonText} errors={errors} onInput={setJsonText} />
+      )}
+      <div class="sf-actions">
+        <button type="submit" disabled={busy}>
+          {submitLabel}
+        </button>
+      </div>
+    </form>
+  )
+}
+
+function byPath(errors: readonly FieldError[]): Map<string, string[]> {
+  const map = new Map<string, string[]>()
+  for (const error of errors) map.set(error.path, [...(map.get(error.path) ?? []), error.message])
+  return map
+}
+
+function errorText(error: FieldError): string {
+  return error.path === '' ? error.message : `${error.path}: ${error.message}`
+}
+
+function FormFields(props: {
+  root: ObjectField
+  state: ObjectState
+  errors: readonly FieldError[]
+  ctx: FormContext
+}): JSX.Element {
+  // Errors with no field of their own (about the arguments as a whole) are listed after the fields.
+  const shown = shownPaths(props.root, props.state)
+  const unplaced = props.errors.filter((error) => !shown.has(error.path))
+  return (
+    <div class="sf-fields">
+      <RootFields root={props.root} state={props.state} ctx={props.ctx} />
+      {unplaced.length > 0 && (
+        <div class="sf-unplaced" tabIndex={-1} data-invalid="true">
+          {unplaced.map((error, index) => (
+            <p key={index} class="field-error" role="alert">
+              {errorText(error)}
+            </p>
+          ))}
+        </div>
+      )}
+    </div>
+  )
+}
+
+function JsonEditor(props: {
+  id: string
+  text: string
+  errors: readonly FieldError[]
+  onInput: (text: string) => void
+}): JSX.Element {
+  const errorIds = props.errors.map((_, index) => pathId(props.id, '', `error${index}`))
+  const invalid = props.errors.length > 0 ? 'true' : undefined
+  return (
+    <div class="sf-json">
+      <textarea
+        id={props.id}
+        class="sf-json-input"
+        aria-label="Arguments as JSON"
+        aria-describedby={errorIds.join(' ') || undefined}
+        aria-invalid={invalid}
+        data-invalid={invalid}
+        rows={10}
+        spellcheck={false}
+        value={props.text}
+        onInput={(event) => props.onInput(event.currentTarget.value)}
+      />
+      {props.errors.map((error, index) => (
+        <p key={index} id={errorIds[index]} class="field-error" role="alert">
+          {errorText(error)}
+        </p>
+      ))}
+    </div>
+  )
+}

@@ -1,0 +1,270 @@
+// The tab's connection to the daemon's WebSocket stream: authenticates with the subprotocol
+// token, follows one session from the last seq it has shown, hands each event on exactly once,
+// and reconnects with backoff after a network drop or a daemon restart.
+
+import {
+  STREAM_AUTH_PREFIX,
+  STREAM_PROTOCOL,
+  type ConfirmationOutcome,
+  type StreamCommand,
+  type StreamMessage,
+  type TranscriptEvent,
+} from '../../daemon/src/protocol/index.js'
+
+export type Connection =
+  | { state: 'connecting' }
+  | { state: 'live' }
+  | { state: 'reconnecting'; attempt: number; why: string }
+  | { state: 'refused'; message: string }
+
+export interface StreamHandlers {
+  /** The subscription is (re)established; `reset` means the shown transcript must be dropped. */
+  onSubscribed(session: string, reset: boolean): void
+  /** New events in seq order, each seq once; several arrive together during a replay. */
+  onEvents(events: TranscriptEvent[]): void
+  /** Compacted history that replaces whatever was shown. */
+  onSnapshot(events: TranscriptEvent[], reason: string): void
+  onConnection(connection: Connection): void
+  /** A session that does not exist, or a daemon that refuses the token: retrying will not help. */
+  onFatal(message: string): void
+}
+
+type Reply = { ok: true; callId?: string } | { ok: false; error: { code: string; message: string } }
+
+const FIRST_RETRY_MS = 250
+const MAX_RETRY_MS = 5000
+
+export class StreamError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+export class ShellStream {
+  private ws: WebSocket | undefined
+  private lastSeq = 0
+  /** The session asked for; undefined means the workspace's default until the daemon names it. */
+  private session: string | undefined
+  private subscribed: string | undefined
+  private stopped = false
+  private attempt = 0
+  private retryTimer: ReturnType<typeof setTimeout> | undefined
+  private nextRef = 0
+  private readonly pending = new Map<string, (reply: Reply) => void>()
+  /** Events of one socket message burst, handed on together so a replay renders once. */
+  private batch: TranscriptEvent[] = []
+  private flushQueued = false
+
+  constructor(
+    private readonly token: string,
+    session: string | undefined,
+    private readonly handlers: StreamHandlers,
+  ) {
+    this.session = session
+  }
+
+  start(): void {
+    this.connect()
+  }
+
+  stop(): void {
+    this.stopped = true
+    clearTimeout(this.retryTimer)
+    this.ws?.close(1000, 'tab closed')
+  }
+
+  /** Follows another session from its beginning. */
+  switchTo(session: string): void {
+    this.session = session
+    this.subscribed = undefined
+    this.lastSeq = 0
+    this.batch = []
+    this.send({ type: 'subscribe', session, afterSeq: 0 })
+  }
+
+  call(tool: string, args: Record<string, unknown>): Promise<string | undefined> {
+    return this.command({ type: 'call', ref: '', tool, arguments: args })
+  }
+
+  cancel(callId: string): Promise<string | undefined> {
+    return this.command({ type: 'cancel', ref: '', callId })
+  }
+
+  answer(callId: string, outcome: ConfirmationOutcome): Promise<string | undefined> {
+    return this.command({ type: 'answer', ref: '', callId, outcome })
+  }
+
+  /** Sends a command and resolves with its reply; rejects when the daemon refuses it. */
+  private command(command: Extract<StreamCommand, { ref: string }>): Promise<string | undefined> {
+    const ref = `r${++this.nextRef}`
+    return new Promise((resolve, reject) => {
+      if (!this.send({ ...command, ref } as StreamCommand)) {
+        reject(new StreamError('offline', 'Not connected to Ferry; try again once reconnected.'))
+        return
+      }
+      this.pending.set(ref, (reply) =>
+        reply.ok
+          ? resolve(reply.callId)
+          : reject(new StreamError(reply.error.code, reply.error.message)),
+      )
+    })
+  }
+
+  private send(command: StreamCommand): boolean {
+    if (this.ws?.readyState !== WebSocket.OPEN) return false
+    this.ws.send(JSON.stringify(command))
+    return true
+  }
+
+  private connect(): void {
+    if (this.stopped) return
+    this.handlers.onConnection(
+      this.attempt === 0
+        ? { state: 'connecting' }
+        : { state: 'reconnecting', attempt: this.attempt, why: 'connecting' },
+    )
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:'
+    const ws = new WebSocket(`${scheme}//${location.host}/api/stream`, [
+      STREAM_PROTOCOL,
+      `${STREAM_AUTH_PREFIX}${this.token}`,
+    ])
+    this.ws = ws
+    ws.addEventListener('open', () => {
+      this.send({
+        type: 'hello',
+        client: { kind: 'webshell', label: tabLabel() },
+      })
+      this.send({
+        type: 'subscribe',
+        ...(this.session === undefined ? {} : { session: this.session }),
+        afterSeq: this.lastSeq,
+      })
+    })
+    ws.addEventListener('message', (message: MessageEvent<string>) => {
+      if (this.ws !== ws) return
+      this.onMessage(JSON.parse(message.data) as StreamMessage)
+    })
+    ws.addEventListener('close', (event) => {
+      if (this.ws !== ws || this.stopped) return
+      this.flush()
+      for (const settle of this.pending.values()) {
+        settle({
+          ok: false,
+          error: { code: 'offline', message: 'The connection to Ferry was lost.' },
+        })
+      }
+      this.pending.clear()
+      void this.retry(
+        event.code === 1000 || event.code === 1006
+          ? 'connection lost'
+          : event.reason || `closed (${event.code})`,
+      )
+    })
+  }
+
+  private onMessage(message: StreamMessage): void {
+    switch (message.type) {
+      case 'welcome':
+        return
+      case 'subscribed': {
+        const reset = this.subscribed !== undefined && this.subscribed !== message.session
+        if (reset) this.lastSeq = 0
+        this.subscribed = message.session
+        this.session = message.session
+        this.attempt = 0
+        this.handlers.onConnection({ state: 'live' })
+        this.handlers.onSubscribed(message.session, reset || message.afterSeq === 0)
+        return
+      }
+      case 'snapshot':
+        if (message.session !== this.subscribed) return
+        this.batch = []
+        this.lastSeq = message.events.at(-1)?.seq ?? this.lastSeq
+        this.handlers.onSnapshot(message.events, message.reason)
+        return
+      case 'event':
+        // A replay after a reconnect may overlap what is already shown: each seq is shown once.
+        if (message.session !== this.subscribed || message.event.seq <= this.lastSeq) return
+        this.lastSeq = message.event.seq
+        this.batch.push(message.event)
+        if (!this.flushQueued) {
+          this.flushQueued = true
+          queueMicrotask(() => this.flush())
+        }
+        return
+      case 'reply': {
+        const settle = this.pending.get(message.ref)
+        this.pending.delete(message.ref)
+        settle?.(
+          message.ok ? { ok: true, callId: message.callId } : { ok: false, error: message.error },
+        )
+        return
+      }
+      case 'error':
+        if (message.error.code === 'not_found') this.fatal(message.error.message)
+        return
+    }
+  }
+
+  private flush(): void {
+    this.flushQueued = false
+    if (this.batch.length === 0) return
+    const events = this.batch
+    this.batch = []
+    this.handlers.onEvents(events)
+  }
+
+  private fatal(message: string): void {
+    this.stopped = true
+    this.ws?.close(1000, 'refused')
+    this.handlers.onConnection({ state: 'refused', message })
+    this.handlers.onFatal(message)
+  }
+
+  /** A browser cannot see why an upgrade failed: ask the REST API whether the token still holds. */
+  private async retry(why: string): Promise<void> {
+    this.attempt += 1
+    this.handlers.onConnection({ state: 'reconnecting', attempt: this.attempt, why })
+    const delay = Math.min(FIRST_RETRY_MS * 2 ** (this.attempt - 1), MAX_RETRY_MS)
+    this.retryTimer = setTimeout(() => void this.probeThenConnect(), delay)
+  }
+
+  private async probeThenConnect(): Promise<void> {
+    try {
+      const response = await fetch('/api/status', {
+        headers: { authorization: `Bearer ${this.token}` },
+      })
+      if (response.status === 401) {
+        this.fatal(
+          'Ferry no longer accepts this tab’s token (it was renewed). Run `ferry open` for a new link.',
+        )
+        return
+      }
+    } catch {
+      // Not answering yet (restarting, or the network is down): try again later.
+      void this.retry('Ferry is not answering')
+      return
+    }
+    this.connect()
+  }
+}
+
+/** "WebShell tab 3f2a (Chrome)": the short id tells two tabs apart and survives a reload. */
+export function tabLabel(): string {
+  let id = sessionStorage.getItem('ferry.tab')
+  if (id === null) {
+    id = Array.from(crypto.getRandomValues(new Uint8Array(2)), (byte) =>
+      byte.toString(16).padStart(2, '0'),
+    ).join('')
+    sessionStorage.setItem('ferry.tab', id)
+  }
+  return `WebShell tab ${id} (${browserName()})`
+}
+
+function browserName(): string {
+  const match = /(Firefox|Edg|Chrome|Chromium|Safari)\/[\d.]+/.exec(navigator.userAgent)
+  return match?.[1] ?? 'browser'
+}
