@@ -2,7 +2,12 @@
 // Without a token it says how to get one; a refused token gets a clear message, not a blank page.
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
-import type { SessionInfo, ServerInfo, ToolInfo } from '../../daemon/src/protocol/index.js'
+import type {
+  SessionInfo,
+  ServerInfo,
+  StatusResponse,
+  ToolInfo,
+} from '../../daemon/src/protocol/index.js'
 import { ApiError, api } from './api.js'
 import type { CallActions } from './CallCard.js'
 import { ServerList, ServerSummary } from './ServerList.js'
@@ -141,11 +146,16 @@ function Shell({ token }: { token: string }) {
     })
     stream.current = shell
     // The stream opens once the token has proved good, so a refused token costs one request.
-    void loadServers().then((ok) => {
-      if (!ok || closed) return
-      void loadSessions()
-      shell.start()
-    })
+    void Promise.all([loadServers(), api<StatusResponse>(token, '/status').catch(() => null)]).then(
+      ([ok, status]) => {
+        if (!ok || closed) return
+        void loadSessions()
+        const chosen = sessionInUrl() ?? status?.defaultSession
+        // Known before any event arrives, so the transcript is not remade when it is confirmed.
+        if (chosen !== undefined) modelRef.current.session = chosen
+        shell.start(chosen)
+      },
+    )
     const onPopState = () => {
       const wanted = sessionInUrl()
       if (wanted !== undefined) switchTo(wanted, false)
@@ -164,7 +174,7 @@ function Shell({ token }: { token: string }) {
     setModel(modelRef.current)
     setSession(id)
     showSessionInUrl(id, push)
-    stream.current?.switchTo(id)
+    void stream.current?.switchTo(id)
   }
 
   const sessionActions: SessionActions = {
@@ -188,10 +198,15 @@ function Shell({ token }: { token: string }) {
     }),
     [],
   )
-  const callTool = useCallback(
-    (tool: string, args: Record<string, unknown>) => requireStream(stream.current).call(tool, args),
-    [],
-  )
+  const callTool = useCallback(async (tool: string, args: Record<string, unknown>) => {
+    const id = `w${Array.from(crypto.getRandomValues(new Uint8Array(8)), (byte) => byte.toString(16).padStart(2, '0')).join('')}`
+    try {
+      await requireStream(stream.current).call(tool, args, id)
+    } catch (error) {
+      // A call that got as far as the transcript shows its own failure on its card.
+      if (!modelRef.current.hasCall(id)) throw error
+    }
+  }, [])
 
   if (failure !== null && servers === null) {
     return (

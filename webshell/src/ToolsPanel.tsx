@@ -30,15 +30,12 @@ function Annotations({ annotations }: { annotations: ToolAnnotations }) {
 
 function ToolItem({ tool, onCall }: { tool: ToolInfo; onCall: CallTool }) {
   const [open, setOpen] = useState(false)
-  const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const submit = (args: Record<string, unknown>) => {
-    setBusy(true)
     setError(null)
-    // The call's progress and result arrive through the transcript; only a refusal lands here.
-    const started = onCall(tool.name, args)
-    setTimeout(() => setBusy(false), 300)
-    started.catch((failure: unknown) => setError((failure as Error).message))
+    // The call shows up in the transcript at once and runs there (its reply only comes when it
+    // ends), so the form is free for another call straight away; only a refusal lands here.
+    onCall(tool.name, args).catch((failure: unknown) => setError((failure as Error).message))
   }
   return (
     <li class="tool" data-testid="tool" data-tool={tool.name}>
@@ -57,12 +54,7 @@ function ToolItem({ tool, onCall }: { tool: ToolInfo; onCall: CallTool }) {
       {tool.description !== null && <p class="tool-description">{tool.description}</p>}
       {open && (
         <div class="tool-call">
-          <SchemaForm
-            schema={tool.inputSchema}
-            idPrefix={`form-${tool.name}`}
-            busy={busy}
-            onSubmit={submit}
-          />
+          <SchemaForm schema={tool.inputSchema} idPrefix={`form-${tool.name}`} onSubmit={submit} />
           {error !== null && (
             <p class="error-text" role="alert" data-testid="call-error">
               {error}

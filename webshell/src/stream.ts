@@ -1,7 +1,11 @@
 // The tab's connection to the daemon's WebSocket stream: authenticates with the subprotocol
 // token, follows one session from the last seq it has shown, hands each event on exactly once,
-// and reconnects with backoff after a network drop or a daemon restart.
+// and reconnects with backoff after a network drop or a daemon restart. History is fetched in
+// pages over REST before subscribing: a browser takes a WebSocket message at a time, and ten
+// thousand of them cost seconds where one response costs milliseconds.
 
+import type { EventsPage } from '../../daemon/src/protocol/index.js'
+import { ApiError, api } from './api.js'
 import {
   STREAM_AUTH_PREFIX,
   STREAM_PROTOCOL,
@@ -32,7 +36,11 @@ export interface StreamHandlers {
 type Reply = { ok: true; callId?: string } | { ok: false; error: { code: string; message: string } }
 
 const FIRST_RETRY_MS = 250
+const HISTORY_PAGE = 10_000
 const MAX_RETRY_MS = 5000
+
+const REFUSED =
+  'Ferry no longer accepts this tab’s token (it was renewed). Run `ferry open` for a new link.'
 
 export class StreamError extends Error {
   constructor(
@@ -66,8 +74,10 @@ export class ShellStream {
     this.session = session
   }
 
-  start(): void {
-    this.connect()
+  /** Connects, following `session` if given (else the one named at construction). */
+  start(session?: string): void {
+    if (session !== undefined) this.session = session
+    void this.connect()
   }
 
   stop(): void {
@@ -76,17 +86,24 @@ export class ShellStream {
     this.ws?.close(1000, 'tab closed')
   }
 
-  /** Follows another session from its beginning. */
-  switchTo(session: string): void {
+  /** Follows another session from its beginning, on the same socket (calls it started go on). */
+  async switchTo(session: string): Promise<void> {
     this.session = session
     this.subscribed = undefined
     this.lastSeq = 0
     this.batch = []
-    this.send({ type: 'subscribe', session, afterSeq: 0 })
+    try {
+      await this.catchUp()
+    } catch {
+      // The subscription below replays whatever the pages did not bring.
+    }
+    if (this.session !== session) return
+    this.send({ type: 'subscribe', session, afterSeq: this.lastSeq })
   }
 
-  call(tool: string, args: Record<string, unknown>): Promise<string | undefined> {
-    return this.command({ type: 'call', ref: '', tool, arguments: args })
+  /** Resolves when the call ends; `id` lets the caller find it in the transcript meanwhile. */
+  call(tool: string, args: Record<string, unknown>, id: string): Promise<string | undefined> {
+    return this.command({ type: 'call', ref: '', tool, arguments: args, id })
   }
 
   cancel(callId: string): Promise<string | undefined> {
@@ -119,13 +136,21 @@ export class ShellStream {
     return true
   }
 
-  private connect(): void {
+  private async connect(): Promise<void> {
     if (this.stopped) return
     this.handlers.onConnection(
       this.attempt === 0
         ? { state: 'connecting' }
         : { state: 'reconnecting', attempt: this.attempt, why: 'connecting' },
     )
+    try {
+      await this.catchUp()
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) return this.fatal(REFUSED)
+      if (error instanceof ApiError && error.status === 404) return this.fatal(error.message)
+      return this.retry('Ferry is not answering')
+    }
+    if (this.stopped) return
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:'
     const ws = new WebSocket(`${scheme}//${location.host}/api/stream`, [
       STREAM_PROTOCOL,
@@ -157,12 +182,37 @@ export class ShellStream {
         })
       }
       this.pending.clear()
-      void this.retry(
+      this.retry(
         event.code === 1000 || event.code === 1006
           ? 'connection lost'
           : event.reason || `closed (${event.code})`,
       )
     })
+  }
+
+  /** Reads what was stored after the last seq shown, a page at a time, before subscribing. */
+  private async catchUp(): Promise<void> {
+    const session = this.session
+    if (session === undefined) {
+      // Nothing to read yet; this still tells a refused token from a daemon that is down.
+      await api(this.token, '/status')
+      return
+    }
+    for (;;) {
+      const after = this.lastSeq
+      const page = await api<EventsPage>(
+        this.token,
+        `/sessions/${encodeURIComponent(session)}/events?after=${after}&limit=${HISTORY_PAGE}`,
+      )
+      // Asked from inside the compacted range: the stream's snapshot handles that case whole.
+      if (this.session !== session || (after > 0 && page.compactedThrough > after)) return
+      const fresh = page.events.filter((event) => event.seq > this.lastSeq)
+      if (fresh.length > 0) {
+        this.lastSeq = fresh.at(-1)?.seq ?? this.lastSeq
+        this.handlers.onEvents(fresh)
+      }
+      if (page.events.length < HISTORY_PAGE || this.lastSeq >= page.headSeq) return
+    }
   }
 
   private onMessage(message: StreamMessage): void {
@@ -176,7 +226,7 @@ export class ShellStream {
         this.session = message.session
         this.attempt = 0
         this.handlers.onConnection({ state: 'live' })
-        this.handlers.onSubscribed(message.session, reset || message.afterSeq === 0)
+        this.handlers.onSubscribed(message.session, reset)
         return
       }
       case 'snapshot':
@@ -224,31 +274,12 @@ export class ShellStream {
     this.handlers.onFatal(message)
   }
 
-  /** A browser cannot see why an upgrade failed: ask the REST API whether the token still holds. */
-  private async retry(why: string): Promise<void> {
+  /** Waits, then connects again; the catch-up request tells a refused token from a daemon that is down. */
+  private retry(why: string): void {
     this.attempt += 1
     this.handlers.onConnection({ state: 'reconnecting', attempt: this.attempt, why })
     const delay = Math.min(FIRST_RETRY_MS * 2 ** (this.attempt - 1), MAX_RETRY_MS)
-    this.retryTimer = setTimeout(() => void this.probeThenConnect(), delay)
-  }
-
-  private async probeThenConnect(): Promise<void> {
-    try {
-      const response = await fetch('/api/status', {
-        headers: { authorization: `Bearer ${this.token}` },
-      })
-      if (response.status === 401) {
-        this.fatal(
-          'Ferry no longer accepts this tab’s token (it was renewed). Run `ferry open` for a new link.',
-        )
-        return
-      }
-    } catch {
-      // Not answering yet (restarting, or the network is down): try again later.
-      void this.retry('Ferry is not answering')
-      return
-    }
-    this.connect()
+    this.retryTimer = setTimeout(() => void this.connect(), delay)
   }
 }
 

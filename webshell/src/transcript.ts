@@ -75,6 +75,10 @@ export class TranscriptModel {
     this.version += 1
   }
 
+  hasCall(callId: string): boolean {
+    return this.callIndex.has(callId)
+  }
+
   /** Pending confirmations, oldest first. */
   pendingConfirmations(): CallRow[] {
     const pending: CallRow[] = []

@@ -11,7 +11,10 @@ import { sessionRoutes } from './session-routes.js'
 export interface ApiDeps {
   ferry: Ferry
   sessions: Sessions
-  status: () => Omit<StatusResponse, 'servers' | 'settingsFiles' | 'usingDemo' | 'warnings'>
+  status: () => Omit<
+    StatusResponse,
+    'servers' | 'settingsFiles' | 'usingDemo' | 'warnings' | 'workspace' | 'defaultSession'
+  >
   shutdown: () => void
 }
 
@@ -19,10 +22,12 @@ export function apiRoutes(deps: ApiDeps): Hono {
   const { ferry } = deps
   const api = new Hono()
 
-  api.get('/status', (c) => {
+  api.get('/status', async (c) => {
     const servers = ferry.servers()
     const body: StatusResponse = {
       ...deps.status(),
+      workspace: deps.sessions.workspace,
+      defaultSession: (await deps.sessions.resolve(undefined)).id,
       settingsFiles: ferry.settings.files,
       usingDemo: ferry.settings.usingDemo,
       warnings: ferry.settings.warnings,

@@ -2,20 +2,12 @@
 
 import { Hono } from 'hono'
 import { z } from 'zod'
-import type { SessionInfo, TranscriptEvent } from '../protocol/index.js'
+import type { EventsPage, SessionInfo } from '../protocol/index.js'
 import type { Sessions } from '../sessions/sessions.js'
 import { jsonBody, parseBody } from './guards.js'
 
 const nameBody = z.object({ name: z.string().trim().min(1).max(100) })
 const createBody = z.object({ name: z.string().trim().min(1).max(100).optional() })
-
-export interface EventsPage {
-  session: string
-  headSeq: number
-  /** Events up to this seq are in compacted form; asking from inside that range gets them all. */
-  compactedThrough: number
-  events: TranscriptEvent[]
-}
 
 export function sessionRoutes(sessions: Sessions): Hono {
   const routes = new Hono()

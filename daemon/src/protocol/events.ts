@@ -86,3 +86,12 @@ export interface SessionInfo {
   /** Events up to this seq were compacted (shortened, progress folded); 0 if never. */
   compactedThrough: number
 }
+
+/** `GET /api/sessions/{id}/events`: stored events after a seq, oldest first. */
+export interface EventsPage {
+  session: string
+  headSeq: number
+  /** Events up to this seq are in compacted form; asking from inside that range gets them all. */
+  compactedThrough: number
+  events: TranscriptEvent[]
+}

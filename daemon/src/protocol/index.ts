@@ -87,6 +87,10 @@ export interface StatusResponse {
   url: string
   stateDir: string
   startedAt: string
+  /** The directory the daemon serves: its settings file and its default session. */
+  workspace: string
+  /** The workspace's default session, where calls go unless they name one. */
+  defaultSession: string
   settingsFiles: string[]
   usingDemo: boolean
   warnings: string[]
