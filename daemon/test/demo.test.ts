@@ -10,7 +10,7 @@ describe('the bundled demo server', () => {
     expect(await daemon.waitForStatus('demo', 'ready')).toMatchObject({
       era: 'modern',
       protocolVersion: '2026-07-28',
-      toolCount: 4,
+      toolCount: 5,
     })
     const status = JSON.parse((await daemon.cli(['status', '--json'])).stdout) as StatusResponse
     expect(status).toMatchObject({ usingDemo: true, settingsFiles: [] })
@@ -20,6 +20,7 @@ describe('the bundled demo server', () => {
       'mcp_demo_add',
       'mcp_demo_countdown',
       'mcp_demo_write_note',
+      'mcp_demo_show_revenue_dashboard',
     ])
     expect((await daemon.cli(['call', 'mcp_demo_add', '{"a":2,"b":3}'])).stdout).toBe('5\n')
     const countdown = await daemon.cli(['call', 'mcp_demo_countdown', '{"from":2,"intervalMs":10}'])

@@ -14,6 +14,7 @@ import {
 import type { DiscoverResult } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { APP_HTML_MARKER } from '../fixtures/app-html.js'
 import {
   httpServerPath,
   rawLegacyServerPath,
@@ -203,6 +204,37 @@ describe('stdio-server', () => {
     await client.close()
     await waitFor(() => !isAlive(serverPid))
     expect(isAlive(grandchild)).toBe(true)
+  })
+})
+
+describe('stdio-server --apps', () => {
+  it('adds the App tools and resources and declares the extension unless told not to', async () => {
+    const { client, transport } = stdioClient('legacy', process.execPath, [
+      stdioServerPath,
+      '--apps',
+    ])
+    await client.connect(transport)
+    expect(client.getServerCapabilities()?.extensions).toEqual({
+      'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] },
+    })
+    const { tools } = await client.listTools()
+    expect(tools).toHaveLength(6 + 14)
+    expect(tools.find((tool) => tool.name === 'app_only')?._meta).toEqual({
+      ui: { resourceUri: 'ui://fixture/show', visibility: ['app'] },
+    })
+    const show = await client.readResource({ uri: 'ui://fixture/show' })
+    expect(show.contents).toHaveLength(1)
+    expect(show.contents[0]).toMatchObject({ mimeType: 'text/html;profile=mcp-app' })
+    expect((show.contents[0] as { text: string }).text).toContain(APP_HTML_MARKER)
+
+    const plain = stdioClient('legacy', process.execPath, [
+      stdioServerPath,
+      '--apps',
+      '--no-ui-extension',
+    ])
+    await plain.client.connect(plain.transport)
+    expect(plain.client.getServerCapabilities()?.extensions).toBeUndefined()
+    expect((await plain.client.listTools()).tools).toHaveLength(6 + 14)
   })
 })
 

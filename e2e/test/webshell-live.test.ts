@@ -175,5 +175,5 @@ describe('the live transcript', () => {
 
     expect(errors, errors.join('\n')).toEqual([])
     expect(other.errors, other.errors.join('\n')).toEqual([])
-  })
+  }, 60_000)
 })

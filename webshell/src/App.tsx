@@ -9,6 +9,7 @@ import type {
   ToolInfo,
 } from '../../daemon/src/protocol/index.js'
 import { ApiError, api } from './api.js'
+import { liveApps } from './apps/live-apps.js'
 import type { CallActions } from './CallCard.js'
 import { ServerList, ServerSummary } from './ServerList.js'
 import { SessionBar, type SessionActions } from './SessionBar.js'
@@ -158,18 +159,29 @@ function Shell({ token }: { token: string }) {
     )
     const onPopState = () => {
       const wanted = sessionInUrl()
-      if (wanted !== undefined) switchTo(wanted, false)
+      if (wanted !== undefined) void switchTo(wanted, false)
     }
     window.addEventListener('popstate', onPopState)
+    // Apps follow the page's theme, which follows the OS.
+    const dark = window.matchMedia('(prefers-color-scheme: dark)')
+    const followTheme = () => liveApps.setTheme(dark.matches ? 'dark' : 'light')
+    followTheme()
+    dark.addEventListener('change', followTheme)
+    const leaving = () => liveApps.leaving()
+    window.addEventListener('pagehide', leaving)
     return () => {
       closed = true
       window.removeEventListener('popstate', onPopState)
+      dark.removeEventListener('change', followTheme)
+      window.removeEventListener('pagehide', leaving)
       shell.stop()
     }
   }, [token])
 
-  const switchTo = (id: string, push: boolean) => {
+  const switchTo = async (id: string, push: boolean) => {
     if (id === modelRef.current.session) return
+    // The Apps of the session being left are told before their frames go.
+    await liveApps.closeAll()
     modelRef.current = new TranscriptModel(id)
     setModel(modelRef.current)
     setSession(id)
@@ -178,11 +190,11 @@ function Shell({ token }: { token: string }) {
   }
 
   const sessionActions: SessionActions = {
-    switchTo: (id) => switchTo(id, true),
+    switchTo: (id) => void switchTo(id, true),
     async create(name) {
       const created = await api<SessionInfo>(token, '/sessions', 'POST', { name })
       await loadSessions()
-      switchTo(created.id, true)
+      await switchTo(created.id, true)
     },
     async rename(id, name) {
       await api<SessionInfo>(token, `/sessions/${encodeURIComponent(id)}`, 'PATCH', { name })

@@ -4,6 +4,7 @@
 
 import { useState } from 'preact/hooks'
 import type { ClientRef, ConfirmationOutcome } from '../../daemon/src/protocol/index.js'
+import { AppFrame } from './apps/AppFrame.js'
 import { ResultView } from './result/ResultView.js'
 import { isEnded, type CallRow } from './transcript.js'
 
@@ -128,15 +129,28 @@ function Outcome({ row }: { row: CallRow }) {
     return <p data-testid="interrupted">Interrupted: Ferry stopped while this call ran.</p>
   }
   if (row.result === null) return null
-  if (row.display?.type === 'mcp_app') {
-    return (
-      <div>
-        <p class="app-note">This tool has an App view; its text result:</p>
-        <p>{row.display.fallbackText}</p>
-      </div>
-    )
+  const display = row.display
+  if (display?.type === 'mcp_app') {
+    // Compacted history keeps no App HTML: its text stands in, and no frame is made.
+    if (display.html === '') {
+      return (
+        <p class="app-fallback-text" data-testid="app-compacted">
+          {display.fallbackText}
+        </p>
+      )
+    }
+    return <AppFrame callId={row.callId} display={display} result={row.result} />
   }
-  return <ResultView result={row.result} />
+  return (
+    <>
+      {display?.type === 'plain' && display.appNotShown !== undefined && (
+        <p class="app-note" data-testid="app-not-shown">
+          {display.appNotShown}
+        </p>
+      )}
+      <ResultView result={row.result} />
+    </>
+  )
 }
 
 export function CallCard({ row, actions }: { row: CallRow; actions: CallActions }) {

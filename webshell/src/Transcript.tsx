@@ -3,15 +3,17 @@
 
 import {
   Virtualizer,
+  defaultRangeExtractor,
   elementScroll,
   observeElementOffset,
   observeElementRect,
   measureElement,
 } from '@tanstack/virtual-core'
 import { memo } from 'preact/compat'
-import { useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks'
+import { liveApps, MAX_LIVE_APPS } from './apps/live-apps.js'
 import { CallCard, type CallActions } from './CallCard.js'
-import type { NoticeRow, Row, StatusRow } from './transcript.js'
+import type { CallRow, NoticeRow, Row, StatusRow } from './transcript.js'
 
 const ESTIMATED_ROW_PX = 120
 
@@ -38,6 +40,15 @@ const RowView = memo(function RowView({ row, actions }: { row: Row; actions: Cal
   if (row.kind === 'notice') return <NoticeLine row={row} />
   return <StatusLine row={row} />
 })
+
+function hasLiveApp(row: Row): boolean {
+  return (
+    row.kind === 'call' &&
+    row.display?.type === 'mcp_app' &&
+    row.display.html !== '' &&
+    !liveApps.isClosed(row.callId)
+  )
+}
 
 export function clock(time: string): string {
   return new Date(time).toLocaleTimeString()
@@ -72,8 +83,24 @@ export function Transcript({
         onChange: () => rerender(0),
       }),
   )
+  // Rows holding a running App stay rendered off-screen: removing an App's frame is done only
+  // after telling the App, never by scrolling. Past the limit, the oldest Apps are closed.
+  const appRows: number[] = []
+  rows.forEach((row, index) => {
+    if (hasLiveApp(row)) appRows.push(index)
+  })
+  const kept = appRows.slice(-MAX_LIVE_APPS)
+  useEffect(() => {
+    for (const index of appRows.slice(0, -MAX_LIVE_APPS)) {
+      void liveApps.close((rows[index] as CallRow).callId)
+    }
+  })
   virtualizer.setOptions({
     ...virtualizer.options,
+    rangeExtractor: (range) =>
+      kept.length === 0
+        ? defaultRangeExtractor(range)
+        : [...new Set([...defaultRangeExtractor(range), ...kept])].sort((a, b) => a - b),
     count: rows.length,
     getItemKey: (index) => rows[index]?.key ?? index,
     anchorTo: 'end',
@@ -116,28 +143,26 @@ export function Transcript({
         <p class="empty">No events in this session yet. Call a tool to start.</p>
       ) : (
         <div class="transcript-inner" style={{ height: `${virtualizer.getTotalSize()}px` }}>
-          <div
-            class="transcript-window"
-            style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}
-          >
-            {items.map((item) => {
-              const row = rows[item.index]
-              if (row === undefined) return null
-              return (
-                <div
-                  key={row.key}
-                  data-index={item.index}
-                  data-seq={row.seq}
-                  ref={(element) => {
-                    if (element !== null) virtualizer.measureElement(element)
-                  }}
-                  class="transcript-row"
-                >
-                  <RowView row={row} actions={actions} />
-                </div>
-              )
-            })}
-          </div>
+          {items.map((item) => {
+            const row = rows[item.index]
+            if (row === undefined) return null
+            // Each row is placed on its own: the rendered rows need not be contiguous, since
+            // rows with a running App stay rendered wherever they are.
+            return (
+              <div
+                key={row.key}
+                data-index={item.index}
+                data-seq={row.seq}
+                ref={(element) => {
+                  if (element !== null) virtualizer.measureElement(element)
+                }}
+                class="transcript-row"
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
+                <RowView row={row} actions={actions} />
+              </div>
+            )
+          })}
         </div>
       )}
     </div>

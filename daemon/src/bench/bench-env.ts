@@ -38,14 +38,21 @@ export async function startBenchDaemon(
   options: { stateDir?: string } = {},
 ): Promise<BenchDaemon> {
   const dir = await mkdtemp(join(tmpdir(), 'ferry-bench-'))
-  const config = join(dir, 'settings.json')
-  await writeFile(config, JSON.stringify(settings))
   const stateDir = options.stateDir ?? join(dir, 'state')
-  const child = spawn(
-    process.execPath,
-    [ferryBin, 'serve', '--state-dir', stateDir, '--config', config, '--port', '0'],
-    { stdio: 'ignore' },
-  )
+  const args = [ferryBin, 'serve', '--state-dir', stateDir, '--port', '0']
+  // `null`: no settings anywhere, so the daemon runs its built-in demo.
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: dir,
+    XDG_CONFIG_HOME: join(dir, '.config'),
+  }
+  delete env.FERRY_CONFIG
+  if (settings !== null) {
+    const config = join(dir, 'settings.json')
+    await writeFile(config, JSON.stringify(settings))
+    args.push('--config', config)
+  }
+  const child = spawn(process.execPath, args, { stdio: 'ignore', env, cwd: dir })
   let runtime: RuntimeInfo | undefined
   while (runtime === undefined) {
     if (child.exitCode !== null) throw new Error('the daemon exited while starting')

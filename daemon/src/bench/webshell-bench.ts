@@ -245,6 +245,80 @@ async function benchEventToScreen(browser: Browser): Promise<void> {
   }
 }
 
+/** From an App tool's result being stored to the App saying `initialized`, over `runs` calls. */
+async function benchAppStart(browser: Browser): Promise<void> {
+  const daemon = await startBenchDaemon(null)
+  try {
+    await daemon.waitAllReady(1)
+    const session = await daemon.api<SessionInfo>('/sessions', { name: 'apps' })
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+    // Seen from the WebShell page: the App's `initialized`, relayed by the proxy, and plain
+    // results reaching the screen (the baseline).
+    await page.addInitScript(() => {
+      const seen = { initialized: [] as number[] }
+      ;(window as unknown as { benchApps: typeof seen }).benchApps = seen
+      window.addEventListener('message', (event: MessageEvent) => {
+        const data = event.data as { method?: unknown } | null
+        if (data?.method === 'ui/notifications/initialized') seen.initialized.push(Date.now())
+      })
+    })
+    await page.goto(`${daemon.info.url}?session=${session.id}#token=${daemon.info.token}`)
+    await page.waitForSelector('[data-testid="connection"][data-state="live"]')
+    await watchRows(page)
+    const runs = 10
+    for (let i = 0; i < runs; i++) {
+      await daemon.api('/call', {
+        tool: 'mcp_demo_show_revenue_dashboard',
+        arguments: {},
+        session: session.id,
+      })
+      await page.waitForFunction(
+        (count) =>
+          (window as unknown as { benchApps: { initialized: number[] } }).benchApps.initialized
+            .length >= count,
+        i + 1,
+        { timeout: 15_000 },
+      )
+      await daemon.api('/call', {
+        tool: 'mcp_demo_echo',
+        arguments: { text: 'x' },
+        session: session.id,
+      })
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    const initialized = await page.evaluate(
+      () => (window as unknown as { benchApps: { initialized: number[] } }).benchApps.initialized,
+    )
+    const seen = await page.evaluate(
+      () => (window as unknown as { benchSeen: Record<number, number> }).benchSeen,
+    )
+    const events = (
+      await daemon.api<{ events: TranscriptEvent[] }>(`/sessions/${session.id}/events?after=0`)
+    ).events
+    const results = events.filter((event) => event.type === 'call.result')
+    const appStarts: number[] = []
+    const plain: number[] = []
+    let app = 0
+    for (const event of results) {
+      if (event.type !== 'call.result') continue
+      if (event.display.type === 'mcp_app') {
+        const at = initialized[app++]
+        if (at !== undefined) appStarts.push(at - Date.parse(event.time))
+      } else {
+        const at = seen[event.seq]
+        if (at !== undefined) plain.push(at - Date.parse(event.time))
+      }
+    }
+    await page.close()
+    console.log(`WebShell App start (chromium, ${runs} dashboard calls)`)
+    console.log(
+      `  result stored → App initialized  p50 ${ms(percentile(appStarts, 50))}  p95 ${ms(percentile(appStarts, 95))}  vs plain result on screen p50 ${ms(percentile(plain, 50))}  ratio p50 ${(percentile(appStarts, 50) / Math.max(1, percentile(plain, 50))).toFixed(2)}x  (target p50 ≤ 300 ms)`,
+    )
+  } finally {
+    await daemon.stop()
+  }
+}
+
 export async function benchWebShell(): Promise<void> {
   const js = await initialJavaScript()
   console.log(`WebShell initial JavaScript (${js.files.length} files)`)
@@ -258,6 +332,7 @@ export async function benchWebShell(): Promise<void> {
   try {
     await benchFirstScreen(browser)
     await benchEventToScreen(browser)
+    await benchAppStart(browser)
   } finally {
     await browser.close()
   }

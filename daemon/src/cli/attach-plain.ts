@@ -1,7 +1,8 @@
 // ferry attach --plain / --json: the session's events as lines on stdout, for pipes and logs.
 // Detaching (Ctrl-C) leaves the session running; a daemon restart is ridden out by reconnecting.
+// An MCP App's HTML is never printed: it is for the WebShell's sandbox, not for terminals or logs.
 
-import type { TranscriptEvent } from '../protocol/index.js'
+import type { DisplayResult, TranscriptEvent } from '../protocol/index.js'
 import type { CliContext } from './context.js'
 import { StreamClient } from './stream-client.js'
 
@@ -19,7 +20,7 @@ export function describeEvent(event: TranscriptEvent): string {
     case 'call.progress':
       return `${head} ${event.callId} ${event.progress}${event.total === undefined ? '' : `/${event.total}`}${event.message ? ` ${event.message}` : ''}`
     case 'call.result':
-      return `${head} ${event.callId}${event.result.isError === true ? ' error' : ''} ${JSON.stringify(event.result.content ?? null).slice(0, 200)}`
+      return `${head} ${event.callId}${event.result.isError === true ? ' error' : ''} ${JSON.stringify(event.result.content ?? null).slice(0, 200)}${displayNote(event.display)}`
     case 'call.failed':
       return `${head} ${event.callId} ${event.error.code}: ${event.error.message}`
     case 'call.cancelled':
@@ -30,6 +31,18 @@ export function describeEvent(event: TranscriptEvent): string {
     case 'notice':
       return `${head} ${event.level}: ${event.message}`
   }
+}
+
+function displayNote(display: DisplayResult): string {
+  if (display.type === 'mcp_app') return ` [MCP App ${display.resourceUri}]`
+  return display.appNotShown === undefined ? '' : ` [${display.appNotShown}]`
+}
+
+/** The event as `--json` prints it: an App display without its HTML, with its size instead. */
+export function eventForJson(event: TranscriptEvent): unknown {
+  if (event.type !== 'call.result' || event.display.type !== 'mcp_app') return event
+  const { html, ...display } = event.display
+  return { ...event, display: { ...display, htmlBytes: Buffer.byteLength(html, 'utf8') } }
 }
 
 export function attachPlain(
@@ -44,7 +57,8 @@ export function attachPlain(
       client: { kind: 'attach', label: `ferry attach (pid ${process.pid})` },
       // A line printer has no way to answer a confirmation: never count it as an answerer.
       readOnly: true,
-      onEvent: (event) => ctx.out(options.json ? JSON.stringify(event) : describeEvent(event)),
+      onEvent: (event) =>
+        ctx.out(options.json ? JSON.stringify(eventForJson(event)) : describeEvent(event)),
       onStatus: (status) => ctx.err(`ferry: ${status}`),
       onFatal: (message) => {
         ctx.err(`ferry: ${message}`)

@@ -3,6 +3,7 @@
 
 import { dirname, resolve } from 'node:path'
 import {
+  DEFAULT_APP_RESOURCE_TIMEOUT_MS,
   DEFAULT_REMOTE_DISCOVERY_MS,
   DEFAULT_STDIO_DISCOVERY_MS,
   DEFAULT_TOOL_TIMEOUT_MS,
@@ -66,6 +67,7 @@ export function buildServerConfig(raw: RawServer, context: BuildContext): BuildR
     name: context.name,
     timeout: raw.timeout ?? DEFAULT_TOOL_TIMEOUT_MS,
     discoveryTimeoutMs: discoveryTimeout(raw.discoveryTimeoutMs, transport, at, warnings),
+    appResourceTimeoutMs: raw.appResourceTimeoutMs ?? DEFAULT_APP_RESOURCE_TIMEOUT_MS,
     versionNegotiation,
     trust: raw.trust ?? false,
     includeTools: raw.includeTools,

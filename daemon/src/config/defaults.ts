@@ -5,3 +5,5 @@ export const DEFAULT_STDIO_DISCOVERY_MS = 30_000
 export const DEFAULT_REMOTE_DISCOVERY_MS = 5_000
 export const MIN_DISCOVERY_MS = 100
 export const MAX_DISCOVERY_MS = 300_000
+/** How long reading a tool's App resource after a call may take before the App is given up. */
+export const DEFAULT_APP_RESOURCE_TIMEOUT_MS = 5_000

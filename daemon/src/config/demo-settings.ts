@@ -1,7 +1,11 @@
 // The fallback when no settings file exists: one stdio server running Ferry's bundled demo server.
 
 import { fileURLToPath } from 'node:url'
-import { DEFAULT_STDIO_DISCOVERY_MS, DEFAULT_TOOL_TIMEOUT_MS } from './defaults.js'
+import {
+  DEFAULT_APP_RESOURCE_TIMEOUT_MS,
+  DEFAULT_STDIO_DISCOVERY_MS,
+  DEFAULT_TOOL_TIMEOUT_MS,
+} from './defaults.js'
 import { fingerprint } from './fingerprint.js'
 import type { Settings, StdioServerConfig } from './types.js'
 
@@ -15,6 +19,7 @@ export function demoSettings(): Settings {
     cwd: undefined,
     timeout: DEFAULT_TOOL_TIMEOUT_MS,
     discoveryTimeoutMs: DEFAULT_STDIO_DISCOVERY_MS,
+    appResourceTimeoutMs: DEFAULT_APP_RESOURCE_TIMEOUT_MS,
     // The demo speaks both eras; negotiating shows a new user the 2026-07-28 protocol at work.
     versionNegotiation: 'auto',
     trust: false,

@@ -11,6 +11,7 @@ const config: StdioServerConfig = {
   cwd: undefined,
   timeout: 600_000,
   discoveryTimeoutMs: 30_000,
+  appResourceTimeoutMs: 5_000,
   versionNegotiation: 'legacy',
   trust: false,
   includeTools: undefined,
@@ -25,7 +26,14 @@ describe('fingerprint', () => {
   })
 
   it('does not depend on key order, the server name or non-connection fields', () => {
-    const reordered = { ...config, name: 'b', env: { A: '1', B: '2' }, timeout: 1, trust: true }
+    const reordered = {
+      ...config,
+      name: 'b',
+      env: { A: '1', B: '2' },
+      timeout: 1,
+      trust: true,
+      appResourceTimeoutMs: 1,
+    }
     expect(fingerprint(reordered)).toBe(fingerprint(config))
   })
 

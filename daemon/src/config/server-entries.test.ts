@@ -200,6 +200,23 @@ describe('server entries', () => {
     expect(enabled(settings, 'remote').discoveryTimeoutMs).toBe(5_000)
   })
 
+  it('reads appResourceTimeoutMs, 5000 ms by default, and refuses anything but a positive integer', async () => {
+    const { settings } = await load({
+      mcpServers: {
+        plain: { command: 'a' },
+        quick: { url: 'https://a.example', appResourceTimeoutMs: 250 },
+        zero: { command: 'a', appResourceTimeoutMs: 0 },
+        text: { command: 'a', appResourceTimeoutMs: '5s' },
+      },
+    })
+    expect(enabled(settings, 'plain').appResourceTimeoutMs).toBe(5_000)
+    expect(enabled(settings, 'quick').appResourceTimeoutMs).toBe(250)
+    expect(invalidError(settings, 'zero')).toBe(
+      'mcpServers.zero.appResourceTimeoutMs: expected a positive integer',
+    )
+    expect(invalidError(settings, 'text')).toMatch(/^mcpServers\.text\.appResourceTimeoutMs: /)
+  })
+
   it('allows versionNegotiation "auto" for stdio but not for a remote server', async () => {
     const { settings } = await load({
       mcpServers: {

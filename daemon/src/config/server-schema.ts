@@ -19,6 +19,7 @@ export const serverSchema = z.object({
   headers: stringMap.optional(),
   timeout: z.int().positive({ error: 'expected a positive integer' }).optional(),
   discoveryTimeoutMs: z.int().optional(),
+  appResourceTimeoutMs: z.int().positive({ error: 'expected a positive integer' }).optional(),
   versionNegotiation: z.enum(['legacy', 'auto']).optional(),
   trust: z.boolean().optional(),
   disabled: z.boolean().optional(),

@@ -9,6 +9,8 @@ interface BaseServerConfig {
   timeout: number
   /** Connect + discovery budget in ms, already clamped to [100, 300000]. */
   discoveryTimeoutMs: number
+  /** Limit in ms for reading a tool's App resource after a call. */
+  appResourceTimeoutMs: number
   versionNegotiation: VersionNegotiation
   trust: boolean
   includeTools: string[] | undefined

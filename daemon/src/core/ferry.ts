@@ -2,15 +2,23 @@
 // surface (REST today, WebSocket and gateway later) goes through these methods.
 
 import type { CallToolResult } from '@modelcontextprotocol/client'
+import { loadAppDisplay } from '../apps/app-resource.js'
 import { loadSettings, type LoadOptions } from '../config/index.js'
+import { DEFAULT_APP_RESOURCE_TIMEOUT_MS } from '../config/defaults.js'
 import type { ServerConfig, Settings } from '../config/types.js'
 import { ErrorCode, FerryError } from '../errors.js'
 import type { Log } from '../log.js'
 import type { CallOptions, Connection } from '../mcp/connection.js'
 import { Pool } from '../mcp/pool.js'
 import { PriorStore } from '../mcp/prior-store.js'
-import type { ReloadResponse, ServerInfo, ServerStatus, ToolInfo } from '../protocol/index.js'
-import { buildRegistry, toToolInfo, type RegistryEntry } from '../tools/registry.js'
+import type {
+  DisplayResult,
+  ReloadResponse,
+  ServerInfo,
+  ServerStatus,
+  ToolInfo,
+} from '../protocol/index.js'
+import { buildRegistry, isModelVisible, toToolInfo, type RegistryEntry } from '../tools/registry.js'
 
 export type StatusListener = (server: string, status: ServerStatus, error: string | null) => void
 export type NoticeListener = (level: 'info' | 'warning' | 'error', message: string) => void
@@ -45,6 +53,7 @@ export class Ferry {
       onStatus: (server, status, error) => {
         for (const listener of this.statusListeners) listener(server, status, error)
       },
+      onWarning: (_server, message) => this.notice('warning', message),
     })
   }
 
@@ -78,7 +87,7 @@ export class Ferry {
 
   servers(): ServerInfo[] {
     const counts = new Map<string, number>()
-    for (const entry of this.registry())
+    for (const entry of this.registry().filter(isModelVisible))
       counts.set(entry.server, (counts.get(entry.server) ?? 0) + 1)
     return this.pool.servers((connection) => counts.get(connection.name) ?? 0)
   }
@@ -88,15 +97,20 @@ export class Ferry {
       this.pool
         .all()
         .filter((connection) => connection.status === 'ready')
-        .map((connection) => ({ config: connection.config, tools: connection.discovered.tools })),
+        .map((connection) => ({
+          config: connection.config,
+          tools: connection.discovered.tools,
+          appsSupported: connection.appsSupported,
+        })),
     )
     return this.registryCache
   }
 
+  /** The tools models and the CLI may call; app-only tools stay out. */
   tools(server?: string): ToolInfo[] {
     if (server !== undefined) this.connection(server)
     return this.registry()
-      .filter((entry) => server === undefined || entry.server === server)
+      .filter((entry) => (server === undefined || entry.server === server) && isModelVisible(entry))
       .map(toToolInfo)
   }
 
@@ -110,13 +124,22 @@ export class Ferry {
     )
   }
 
-  /** The registry entry of a qualified tool name, or a ToolNotFound error that says what to do. */
+  /**
+   * The registry entry of a qualified tool name that models and the CLI may call, or an error that
+   * says what to do: ToolNotFound, or Forbidden for a tool only its MCP App may call.
+   */
   lookup(qualifiedName: string): RegistryEntry {
     const entry = this.registry().find((candidate) => candidate.name === qualifiedName)
     if (entry === undefined) {
       throw new FerryError(
         ErrorCode.ToolNotFound,
         `no tool named "${qualifiedName}"; run \`ferry tools\` to see the qualified names`,
+      )
+    }
+    if (!isModelVisible(entry)) {
+      throw new FerryError(
+        ErrorCode.Forbidden,
+        `${qualifiedName} is for its MCP App only (visibility ${JSON.stringify(entry.visibility)}); models and the CLI cannot call it`,
       )
     }
     return entry
@@ -129,6 +152,44 @@ export class Ferry {
     options: CallOptions,
   ): Promise<CallToolResult> {
     return this.connection(entry.server).callTool(entry.tool, args, options)
+  }
+
+  /**
+   * How a finished call shows: its MCP App when the tool has one (on a server that declares the
+   * extension), the result is not an error and the App resource loads and checks out; otherwise
+   * plain, with the reason when there was an App to show. Never throws.
+   */
+  async display(
+    entry: RegistryEntry,
+    args: Record<string, unknown>,
+    result: CallToolResult,
+    signal: AbortSignal,
+  ): Promise<DisplayResult> {
+    if (entry.uiResourceUri === null || result.isError === true) return { type: 'plain' }
+    const resourceUri = entry.uiResourceUri
+    const display = await loadAppDisplay({
+      serverName: entry.server,
+      serverTool: entry.tool,
+      resourceUri,
+      toolInput: args,
+      toolResult: result,
+      timeoutMs:
+        this.serverConfig(entry.server)?.appResourceTimeoutMs ?? DEFAULT_APP_RESOURCE_TIMEOUT_MS,
+      signal,
+      read: (uri, options) => this.connection(entry.server).readResource(uri, options),
+      listedMeta: () =>
+        this.pool.get(entry.server)?.discovered.resources.find((r) => r.uri === resourceUri)?._meta,
+    })
+    if (display.type === 'plain') {
+      this.options.log({
+        kind: 'call.app_not_shown',
+        server: entry.server,
+        tool: entry.tool,
+        resourceUri,
+        reason: display.appNotShown,
+      })
+    }
+    return display
   }
 
   /** The settings of an enabled server, if there is one by that name. */

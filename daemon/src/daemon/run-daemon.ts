@@ -5,6 +5,7 @@
 import { serve } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Ferry } from '../core/ferry.js'
@@ -38,6 +39,7 @@ export interface DaemonOptions {
   /** A session transcript past this size is compacted automatically. */
   compactAboveBytes?: number
   webshellDir?: string
+  sandboxProxyFile?: string
 }
 
 export interface DaemonHandle {
@@ -50,6 +52,12 @@ export interface DaemonHandle {
 }
 
 const defaultWebshellDir = fileURLToPath(new URL('../../../webshell/dist', import.meta.url))
+const defaultSandboxProxyFile = fileURLToPath(
+  new URL('../../../sandbox-proxy/sandbox-proxy.html', import.meta.url),
+)
+
+/** The name Apps are served under: a second loopback origin, apart from the WebShell's. */
+export const SANDBOX_HOST_NAME = 'localhost'
 
 function hostLiteral(host: string): string {
   return host.includes(':') ? `[${host}]` : host
@@ -102,8 +110,20 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
   // Set once the port is bound: the previous token only carries over to the same origin.
   let token = ''
   const staticFiles = await loadStaticFiles(options.webshellDir ?? defaultWebshellDir)
+  const sandboxProxyFile = options.sandboxProxyFile ?? defaultSandboxProxyFile
+  // Read once, like the WebShell: every request gets the same bytes. Without it the daemon still
+  // runs; Apps then fall back to their text results.
+  const sandboxPage = await readFile(sandboxProxyFile).catch((error: unknown) => {
+    log({ kind: 'daemon.sandbox_proxy_missing', file: sandboxProxyFile, error: String(error) })
+    return undefined
+  })
   // Known once the port is bound; the app reads them on every request.
-  const bound = { hosts: new Set<string>(), origins: new Set<string>(), url: '' }
+  const bound = {
+    hosts: new Set<string>(),
+    origins: new Set<string>(),
+    url: '',
+    sandboxHost: '',
+  }
   const startedAt = new Date().toISOString()
   let stopping: Promise<void> | undefined
   let resolveStopped: () => void = () => {}
@@ -184,6 +204,8 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
     hosts: () => bound.hosts,
     origins: () => bound.origins,
     staticFiles,
+    sandboxHost: () => bound.sandboxHost,
+    sandboxPage,
     status: () => ({
       pid: process.pid,
       version,
@@ -205,6 +227,7 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
   bound.hosts = new Set([authority])
   bound.origins = new Set([`http://${authority}`])
   bound.url = `http://${authority}/`
+  bound.sandboxHost = `${SANDBOX_HOST_NAME}:${port}`
   const info: RuntimeInfo = {
     pid: process.pid,
     port,

@@ -1,12 +1,22 @@
 // The bundled demo MCP server Ferry runs when no settings exist, so a new user sees working
-// tools at once. It speaks both protocol eras over stdio.
+// tools at once, an MCP App among them. It speaks both protocol eras over stdio.
 
 import { McpServer } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { z } from 'zod'
+import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server'
+import { registerRevenueDashboard } from './revenue-dashboard.js'
 
 function createDemoServer(): McpServer {
-  const server = new McpServer({ name: 'ferry-demo', version: '1.0.0' })
+  const server = new McpServer(
+    { name: 'ferry-demo', version: '1.0.0' },
+    // Says it serves MCP Apps, so hosts that show them read the dashboard's resource.
+    {
+      capabilities: {
+        extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [RESOURCE_MIME_TYPE] } },
+      },
+    },
+  )
 
   server.registerTool(
     'echo',
@@ -79,6 +89,7 @@ function createDemoServer(): McpServer {
     async ({ title }) => ({ content: [{ type: 'text', text: `Saved note "${title}".` }] }),
   )
 
+  registerRevenueDashboard(server)
   return server
 }
 

@@ -1,5 +1,6 @@
-// The daemon's hono app: guards on every route, security headers, the static WebShell before
-// auth (it holds no data), and the token-protected API.
+// The daemon's hono app: guards on every route, security headers, the sandbox host name (which
+// serves the App proxy and nothing else), the static WebShell before auth (it holds no data), and
+// the token-protected API.
 
 import { Hono } from 'hono'
 import { ErrorCode, FerryError } from '../errors.js'
@@ -7,6 +8,7 @@ import type { Log } from '../log.js'
 import { apiRoutes, type ApiDeps } from './api-routes.js'
 import { respondWithError } from './error-response.js'
 import { bearerAuth, hostGuard, originGuard } from './guards.js'
+import { sandboxSite } from './sandbox-site.js'
 import type { StaticFile } from './static-files.js'
 
 export interface AppDeps extends ApiDeps {
@@ -17,21 +19,28 @@ export interface AppDeps extends ApiDeps {
   /** Exact origins of the WebShell, e.g. `http://127.0.0.1:4123`. */
   origins: () => ReadonlySet<string>
   staticFiles: ReadonlyMap<string, StaticFile>
+  /** Exact Host header of the sandbox origin, e.g. `localhost:4123`. */
+  sandboxHost: () => string
+  /** The sandbox proxy page, read once at start; undefined if it is not installed. */
+  sandboxPage: Uint8Array | undefined
 }
 
-const WEBSHELL_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "media-src 'self' data:",
-  "connect-src 'self'",
-  "frame-src 'self' http://localhost:*",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ')
+/** The WebShell may frame the sandbox origin and nothing else. */
+function webshellCsp(sandboxHost: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "media-src 'self' data:",
+    "connect-src 'self'",
+    `frame-src ${sandboxHost === '' ? "'none'" : `http://${sandboxHost}`}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ')
+}
 
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono()
@@ -47,12 +56,23 @@ export function createApp(deps: AppDeps): Hono {
     c.header('Referrer-Policy', 'strict-origin')
     c.header('Cache-Control', 'no-store')
   })
+  // The sandbox host answers everything itself; only the WebShell's own host gets past it.
+  app.use(
+    '*',
+    sandboxSite({
+      log: deps.log,
+      sandboxHost: deps.sandboxHost,
+      origins: deps.origins,
+      webshellUrl: () => deps.status().url,
+      page: deps.sandboxPage,
+    }),
+  )
   app.use('*', hostGuard(deps.hosts), originGuard(deps.origins))
 
   app.get('*', async (c, next) => {
     const file = deps.staticFiles.get(c.req.path)
     if (file === undefined) return next()
-    c.header('Content-Security-Policy', WEBSHELL_CSP)
+    c.header('Content-Security-Policy', webshellCsp(deps.sandboxHost()))
     return c.body(file.body as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': file.contentType })
   })
 

@@ -21,12 +21,16 @@ export function hostGuard(hosts: () => ReadonlySet<string>): MiddlewareHandler {
 }
 
 /** A request without Origin passes (CLI, scripts); `null` and foreign origins never do. */
+export function checkOrigin(c: Context, origins: ReadonlySet<string>): void {
+  const origin = c.req.header('origin')
+  if (origin !== undefined && !origins.has(origin)) {
+    throw new FerryError(ErrorCode.Forbidden, 'forbidden origin')
+  }
+}
+
 export function originGuard(origins: () => ReadonlySet<string>): MiddlewareHandler {
   return async function originGuard(c, next) {
-    const origin = c.req.header('origin')
-    if (origin !== undefined && !origins().has(origin)) {
-      throw new FerryError(ErrorCode.Forbidden, 'forbidden origin')
-    }
+    checkOrigin(c, origins())
     await next()
   }
 }

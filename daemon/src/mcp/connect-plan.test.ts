@@ -12,6 +12,7 @@ function stdio(overrides: Partial<ServerConfig>): ServerConfig {
     cwd: undefined,
     timeout: 600_000,
     discoveryTimeoutMs: 30_000,
+    appResourceTimeoutMs: 5_000,
     versionNegotiation: 'auto',
     trust: false,
     includeTools: undefined,

@@ -1,12 +1,20 @@
 // One live connection to one configured MCP server: negotiation within the discovery budget,
-// discovery, tool calls, crash detection and reconnects with backoff.
+// discovery, tool calls, resource reads, crash detection and reconnects with backoff.
 
 import { Client, SdkError, SdkErrorCode, type Transport } from '@modelcontextprotocol/client'
-import type { CallToolResult, DiscoverResult, Progress } from '@modelcontextprotocol/client'
+import type {
+  CallToolResult,
+  DiscoverResult,
+  Progress,
+  ReadResourceResult,
+} from '@modelcontextprotocol/client'
+import { readToolUi } from '../apps/tool-ui.js'
+import { clientCapabilities, serverSupportsApps } from '../apps/ui-extension.js'
 import type { ServerConfig } from '../config/types.js'
 import { ErrorCode, FerryError, errorMessage } from '../errors.js'
 import type { Log } from '../log.js'
 import type { ProtocolEra, ServerStatus } from '../protocol/index.js'
+import { isToolAllowed } from '../tools/registry.js'
 import { planConnect, type ConnectPlan } from './connect-plan.js'
 import { describeCallFailure } from './call-errors.js'
 import { describeConnectFailure } from './connect-errors.js'
@@ -29,6 +37,7 @@ export interface ConnectionDeps {
   log: Log
   onChange: () => void
   onStatus: (server: string, status: ServerStatus, error: string | null) => void
+  onWarning: (server: string, message: string) => void
 }
 
 export interface CallOptions {
@@ -46,6 +55,8 @@ export class Connection {
   error: string | null = null
   restartCount = 0
   discovered: Discovered = noDiscovery
+  /** The server declared the MCP Apps extension on the current connection. */
+  appsSupported = false
   readonly stderr: StderrRing
 
   private client: Client | undefined
@@ -58,6 +69,8 @@ export class Connection {
   private readyAt = 0
   private retryTimer: NodeJS.Timeout | undefined
   private readonly serverProcess = new ServerProcess()
+  /** Warnings already reported, so a relisting or reconnect does not repeat them. */
+  private readonly warned = new Set<string>()
 
   constructor(
     /** Replaced on reload when only fields outside the fingerprint changed. */
@@ -98,7 +111,13 @@ export class Connection {
   async refreshTools(mode: CacheMode): Promise<void> {
     const client = this.readyClient()
     this.discovered = { ...this.discovered, tools: await listTools(client, mode) }
+    this.reportToolWarnings()
     this.deps.onChange()
+  }
+
+  /** Reads one resource (an App's HTML); errors are the SDK's, for the caller to phrase. */
+  async readResource(uri: string, options: { signal: AbortSignal }): Promise<ReadResourceResult> {
+    return this.readyClient().readResource({ uri }, { signal: options.signal })
   }
 
   async callTool(
@@ -182,7 +201,7 @@ export class Connection {
     const generation = ++this.generation
     this.serverProcess.reset()
     const client = new Client(this.deps.clientInfo, {
-      capabilities: {},
+      capabilities: clientCapabilities(),
       versionNegotiation:
         plan.kind === 'auto'
           ? { mode: 'auto', probe: { timeoutMs: plan.probeTimeoutMs, maxRetries: 0 } }
@@ -214,6 +233,8 @@ export class Connection {
       if (this.closed) throw new Error('connection closed while connecting')
       this.client = client
       this.discovered = discovered
+      this.appsSupported = serverSupportsApps(client.getServerCapabilities())
+      this.reportToolWarnings()
       this.era = client.getProtocolEra() ?? null
       this.protocolVersion = client.getNegotiatedProtocolVersion() ?? null
       client.onclose = () => void this.onClosed(generation)
@@ -277,6 +298,18 @@ export class Connection {
       client.getServerCapabilities()?.tools?.listChanged
     ) {
       await client.listen({ toolsListChanged: true })
+    }
+  }
+
+  private reportToolWarnings(): void {
+    for (const tool of this.discovered.tools) {
+      if (!isToolAllowed(this.config, tool.name)) continue
+      for (const warning of readToolUi(tool, this.appsSupported).warnings) {
+        if (this.warned.has(warning)) continue
+        this.warned.add(warning)
+        this.deps.log({ kind: 'server.tool_warning', server: this.name, warning })
+        this.deps.onWarning(this.name, `server "${this.name}": ${warning}`)
+      }
     }
   }
 

@@ -15,6 +15,8 @@ export interface PoolDeps {
   /** Called whenever any server's status or lists change. */
   onChange: () => void
   onStatus: (server: string, status: ServerStatus, error: string | null) => void
+  /** Something a server declared was ignored, e.g. an App resource that is not `ui://`. */
+  onWarning: (server: string, message: string) => void
 }
 
 export type ApplyResult = Omit<ReloadResponse, 'warnings'>
@@ -109,6 +111,7 @@ export class Pool {
       log: this.deps.log,
       onChange: this.deps.onChange,
       onStatus: this.deps.onStatus,
+      onWarning: this.deps.onWarning,
     }
   }
 }

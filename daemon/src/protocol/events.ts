@@ -15,19 +15,49 @@ export interface ClientRef {
 
 export type ConfirmationOutcome = 'allow_once' | 'allow_tool' | 'allow_server' | 'deny'
 
-/** How a result is shown: as plain content, or as an MCP App (its HTML is emptied by compaction). */
+/**
+ * The origins an MCP App may reach, from its resource's `_meta.ui.csp`: each entry is exactly
+ * `scheme://host[:port]` (http, https, ws or wss; the host may start with one `*.` label).
+ */
+export interface AppCsp {
+  /** fetch, XHR and WebSocket (`connect-src`). */
+  connectDomains?: string[]
+  /** Scripts, styles, images, fonts and media. */
+  resourceDomains?: string[]
+  /** Nested iframes (`frame-src`). */
+  frameDomains?: string[]
+  /** `base-uri`. */
+  baseUriDomains?: string[]
+  /** Readable by name; a checked CSP holds only the four directives above. */
+  [directive: string]: string[] | undefined
+}
+
+/**
+ * How a result is shown: as plain content (with the reason when the tool has an App that could
+ * not be shown), or as an MCP App (its HTML is emptied by compaction).
+ */
 export type DisplayResult =
-  | { type: 'plain' }
+  | {
+      type: 'plain'
+      /** Why the tool's App is not shown, e.g. `App not shown: resource is 1.3 MiB, limit 1 MiB`. */
+      appNotShown?: string
+    }
   | {
       type: 'mcp_app'
       serverName: string
+      /** The `ui://` resource the HTML was read from. */
       resourceUri: string
+      /** The App's HTML document (UTF-8 text, at most 1 MiB). Never part of any model-visible output. */
       html: string
-      csp: Record<string, string[]>
+      csp: AppCsp
+      /** Browser permissions the App asks for (`camera`, `microphone`, `geolocation`, `clipboardWrite`). */
       permissions: Record<string, unknown>
       prefersBorder: boolean | null
+      /** The call's arguments. */
       toolInput: Record<string, unknown>
+      /** The model-visible result, as in the event's `result`. */
       toolResult: Record<string, unknown>
+      /** The result's text, for surfaces that cannot show the App. */
       fallbackText: string
     }
 

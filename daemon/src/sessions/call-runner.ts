@@ -96,7 +96,10 @@ export class CallRunner {
             )
             .catch(() => {}),
       })
-      await session.emit({ type: 'call.result', callId, result, display: { type: 'plain' } }, null)
+      // The App (if any) is loaded before the result is stored, so every client sees one event;
+      // the model-visible result stays exactly what the server returned.
+      const display = await this.ferry.display(entry, input.arguments, result, controller.signal)
+      await session.emit({ type: 'call.result', callId, result, display }, null)
       return { callId, result }
     } catch (error) {
       const failure =

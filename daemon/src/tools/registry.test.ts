@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/client'
 import { describe, expect, it } from 'vitest'
 import type { ServerConfig } from '../config/types.js'
-import { buildRegistry, uiResourceUri } from './registry.js'
+import { buildRegistry, isModelVisible, toToolInfo } from './registry.js'
 
 const config = (name: string, filters: Partial<ServerConfig> = {}) =>
   ({ name, includeTools: undefined, excludeTools: undefined, ...filters }) as ServerConfig
@@ -13,6 +13,7 @@ describe('buildRegistry', () => {
     const [entry] = buildRegistry([
       {
         config: config('s'),
+        appsSupported: false,
         tools: [
           tool('t', {
             title: 'T',
@@ -37,6 +38,7 @@ describe('buildRegistry', () => {
     const entries = buildRegistry([
       {
         config: config('s', { includeTools: ['a', 'b'], excludeTools: ['b'] }),
+        appsSupported: false,
         tools: [tool('a'), tool('b'), tool('c')],
       },
     ])
@@ -44,14 +46,29 @@ describe('buildRegistry', () => {
   })
 })
 
-describe('uiResourceUri', () => {
-  it('reads _meta.ui.resourceUri, then the older flat key, and ignores non-ui:// values', () => {
-    expect(uiResourceUri(tool('a', { _meta: { ui: { resourceUri: 'ui://app/a' } } }))).toBe(
-      'ui://app/a',
-    )
-    expect(uiResourceUri(tool('b', { _meta: { 'ui/resourceUri': 'ui://app/b' } }))).toBe(
-      'ui://app/b',
-    )
-    expect(uiResourceUri(tool('c', { _meta: { ui: { resourceUri: 'https://x/app' } } }))).toBeNull()
+describe('App resources and visibility', () => {
+  const appTools = [
+    tool('chart', { _meta: { ui: { resourceUri: 'ui://s/chart' } } }),
+    tool('refresh', { _meta: { ui: { resourceUri: 'ui://s/chart', visibility: ['app'] } } }),
+  ]
+
+  it('keeps ui:// resources only when the server declares the Apps extension', () => {
+    const [withApps] = buildRegistry([
+      { config: config('s'), appsSupported: true, tools: appTools },
+    ])
+    const [without] = buildRegistry([
+      { config: config('s'), appsSupported: false, tools: appTools },
+    ])
+    expect(withApps?.uiResourceUri).toBe('ui://s/chart')
+    expect(without?.uiResourceUri).toBeNull()
+  })
+
+  it('marks app-only tools as not model-visible and leaves visibility out of ToolInfo', () => {
+    const entries = buildRegistry([{ config: config('s'), appsSupported: true, tools: appTools }])
+    expect(entries.map((entry) => [entry.tool, entry.visibility, isModelVisible(entry)])).toEqual([
+      ['chart', ['model', 'app'], true],
+      ['refresh', ['app'], false],
+    ])
+    expect(toToolInfo(entries[0] as (typeof entries)[0])).not.toHaveProperty('visibility')
   })
 })

@@ -1,7 +1,8 @@
 // The tool registry: every ready server's tools under qualified names, filtered by each server's
-// includeTools/excludeTools (exclude wins), with annotations and App resource URIs kept.
+// includeTools/excludeTools (exclude wins), with annotations, App resource URIs and visibility kept.
 
 import type { Tool } from '@modelcontextprotocol/client'
+import { readToolUi, type ToolVisibility } from '../apps/tool-ui.js'
 import type { ServerConfig } from '../config/types.js'
 import type { ToolAnnotations, ToolInfo } from '../protocol/index.js'
 import { qualifyNames } from './qualified-names.js'
@@ -9,11 +10,15 @@ import { qualifyNames } from './qualified-names.js'
 export interface ToolSource {
   config: ServerConfig
   tools: readonly Tool[]
+  /** The server declared the MCP Apps extension, so its tools' App resources count. */
+  appsSupported: boolean
 }
 
 export interface RegistryEntry extends ToolInfo {
   /** The tool exactly as the server listed it. */
   definition: Tool
+  /** Who may call it; without `model` it is offered to neither models nor the CLI. */
+  visibility: ToolVisibility[]
 }
 
 export function isToolAllowed(config: ServerConfig, tool: string): boolean {
@@ -21,12 +26,9 @@ export function isToolAllowed(config: ServerConfig, tool: string): boolean {
   return config.includeTools === undefined || config.includeTools.includes(tool)
 }
 
-/** The `ui://` resource of a tool's App, from `_meta.ui.resourceUri` or the older flat key. */
-export function uiResourceUri(tool: Tool): string | null {
-  const meta = tool._meta as Record<string, unknown> | undefined
-  const nested = (meta?.ui as { resourceUri?: unknown } | undefined)?.resourceUri
-  const candidate = nested ?? meta?.['ui/resourceUri']
-  return typeof candidate === 'string' && candidate.startsWith('ui://') ? candidate : null
+/** Whether models and the CLI may see and call the tool. */
+export function isModelVisible(entry: RegistryEntry): boolean {
+  return entry.visibility.includes('model')
 }
 
 function annotationsOf(tool: Tool): ToolAnnotations {
@@ -51,23 +53,27 @@ export function buildRegistry(sources: readonly ToolSource[]): RegistryEntry[] {
     return source.tools
       .filter((tool) => !seen.has(tool.name) && seen.add(tool.name))
       .filter((tool) => isToolAllowed(source.config, tool.name))
-      .map((tool) => ({ server: source.config.name, tool }))
+      .map((tool) => ({ server: source.config.name, tool, apps: source.appsSupported }))
   })
   const names = qualifyNames(picked.map(({ server, tool }) => ({ server, tool: tool.name })))
-  return picked.map(({ server, tool }, i) => ({
-    name: names[i] as string,
-    server,
-    tool: tool.name,
-    title: tool.title ?? null,
-    description: tool.description ?? null,
-    inputSchema: tool.inputSchema as Record<string, unknown>,
-    annotations: annotationsOf(tool),
-    uiResourceUri: uiResourceUri(tool),
-    definition: tool,
-  }))
+  return picked.map(({ server, tool, apps }, i) => {
+    const ui = readToolUi(tool, apps)
+    return {
+      name: names[i] as string,
+      server,
+      tool: tool.name,
+      title: tool.title ?? null,
+      description: tool.description ?? null,
+      inputSchema: tool.inputSchema as Record<string, unknown>,
+      annotations: annotationsOf(tool),
+      uiResourceUri: ui.resourceUri,
+      definition: tool,
+      visibility: ui.visibility,
+    }
+  })
 }
 
 export function toToolInfo(entry: RegistryEntry): ToolInfo {
-  const { definition: _definition, ...info } = entry
+  const { definition: _definition, visibility: _visibility, ...info } = entry
   return info
 }

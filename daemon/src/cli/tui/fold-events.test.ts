@@ -63,6 +63,42 @@ describe('foldEvent', () => {
     expect(done[0]).toMatchObject({ state: 'done', progress: null, output: 'done', note: null })
   })
 
+  it('notes an MCP App or why it was not shown, and never keeps the App HTML', () => {
+    const marker = 'APP-HTML-MARKER-5e1f'
+    const feed = fold([
+      requested('app'),
+      event({
+        type: 'call.result',
+        callId: 'app',
+        result: { content: [{ type: 'text', text: 'chart ready' }] },
+        display: {
+          type: 'mcp_app',
+          serverName: 'fx',
+          resourceUri: 'ui://fx/chart',
+          html: `<p>${marker}</p>`,
+          csp: {},
+          permissions: {},
+          prefersBorder: null,
+          toolInput: {},
+          toolResult: {},
+          fallbackText: 'chart ready',
+        },
+      }),
+      requested('big'),
+      event({
+        type: 'call.result',
+        callId: 'big',
+        result: { content: [{ type: 'text', text: 'chart ready' }] },
+        display: { type: 'plain', appNotShown: 'App not shown: resource is 1.3 MiB, limit 1 MiB' },
+      }),
+    ])
+    expect(feed.map((entry) => (entry as CallEntry).note)).toEqual([
+      'shown as an MCP App in the WebShell',
+      'App not shown: resource is 1.3 MiB, limit 1 MiB',
+    ])
+    expect(JSON.stringify(feed)).not.toContain(marker)
+  })
+
   it('marks tool errors, failures, cancellations and interruptions', () => {
     const feed = fold([
       requested('e'),

@@ -103,7 +103,11 @@ function resultOf(entry: CallEntry, event: Body<'call.result'>): CallEntry {
     state: event.result.isError === true ? 'error' : 'done',
     progress: null,
     output: text === '' ? null : text,
-    note: event.display.type === 'plain' ? null : 'shown as an MCP App in the WebShell',
+    // Never the App's HTML: only what became of it.
+    note:
+      event.display.type === 'mcp_app'
+        ? 'shown as an MCP App in the WebShell'
+        : (event.display.appNotShown ?? null),
   }
 }
 

@@ -1,0 +1,88 @@
+// An `mcp_app` result on its card: the App in the double opaque-origin sandbox, or the text result
+// with the reason it is not shown. The sandbox origin is this page's origin with its loopback IP
+// literal swapped for `localhost`; a page reached any other way has no isolation origin to use.
+
+import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks'
+import type { CallToolResult } from '../../../daemon/src/protocol/index.js'
+import { ResultView } from '../result/ResultView.js'
+import type { AppDisplay } from './app-view.js'
+import { liveApps } from './live-apps.js'
+
+export function sandboxOrigin(location: Location): string | null {
+  const host = location.hostname
+  if (host !== '127.0.0.1' && host !== '[::1]') return null
+  return `${location.protocol}//localhost:${location.port}`
+}
+
+function Fallback({ reason, result }: { reason: string; result: CallToolResult }) {
+  return (
+    <div data-testid="app-fallback">
+      <p class="app-note">App not shown: {reason}.</p>
+      <ResultView result={result} />
+    </div>
+  )
+}
+
+export function AppFrame({
+  callId,
+  display,
+  result,
+}: {
+  callId: string
+  display: AppDisplay
+  result: CallToolResult
+}) {
+  const container = useRef<HTMLDivElement>(null)
+  const [failure, setFailure] = useState<string | null>(null)
+  const [, rerender] = useReducer((count: number) => count + 1, 0)
+  useEffect(() => liveApps.subscribe(() => rerender(0)), [])
+  const closed = liveApps.isClosed(callId)
+
+  useLayoutEffect(() => {
+    if (closed || failure !== null) return
+    const origin = sandboxOrigin(window.location)
+    if (origin === null) {
+      setFailure(
+        'this page is not on a loopback IP address (127.0.0.1 or [::1]), so there is no separate origin to isolate the App in',
+      )
+      return
+    }
+    let gone = false
+    void import('./app-view.js').then(({ startAppView }) => {
+      if (gone || container.current === null) return
+      liveApps.add(
+        callId,
+        startAppView({
+          container: container.current,
+          sandboxOrigin: origin,
+          display,
+          theme: liveApps.currentTheme(),
+          title: `App ${display.resourceUri} from ${display.serverName}`,
+          onFailure: (reason) => {
+            liveApps.drop(callId)
+            setFailure(reason)
+          },
+        }),
+      )
+    })
+    return () => {
+      gone = true
+      liveApps.drop(callId)
+    }
+  }, [callId, closed, failure])
+
+  if (failure !== null) return <Fallback reason={failure} result={result} />
+  if (closed) {
+    return (
+      <div class="app-closed" data-testid="app-closed">
+        <p class="app-note">
+          App closed. <span>{display.fallbackText}</span>
+        </p>
+        <button type="button" onClick={() => liveApps.reopen(callId)}>
+          Show the App again
+        </button>
+      </div>
+    )
+  }
+  return <div class="app-container" ref={container} data-testid="app-container" />
+}

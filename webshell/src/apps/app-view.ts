@@ -1,0 +1,135 @@
+// One MCP App on screen: the outer iframe on the sandbox origin (the static proxy, which holds the
+// App in an inner srcdoc frame) and the host side of the protocol, an AppBridge with no MCP client
+// and no privileged capabilities. Loaded on demand, so the first visit pays nothing for it.
+
+import {
+  AppBridge,
+  PostMessageTransport,
+  type McpUiHostContext,
+} from '@modelcontextprotocol/ext-apps/app-bridge'
+import type { DisplayResult } from '../../../daemon/src/protocol/index.js'
+
+export type AppDisplay = Extract<DisplayResult, { type: 'mcp_app' }>
+export type Theme = 'light' | 'dark'
+
+/** Heights an App may ask for: a sliver at least, and never taller than a few screens. */
+export const MIN_HEIGHT_PX = 40
+export const MAX_HEIGHT_PX = 2000
+/** How long the proxy may take to announce itself before the card falls back to text. */
+export const PROXY_READY_MS = 5000
+
+export interface AppView {
+  /** Sends `ui/resource-teardown` and resolves on any answer or after `timeoutMs`. */
+  teardown(timeoutMs: number): Promise<void>
+  setTheme(theme: Theme): void
+  /** Closes the bridge and removes the iframe. */
+  dispose(): void
+}
+
+export interface AppViewOptions {
+  container: HTMLElement
+  sandboxOrigin: string
+  display: AppDisplay
+  theme: Theme
+  title: string
+  onFailure(reason: string): void
+}
+
+const HOST_INFO = { name: 'Ferry WebShell', version: '0.1.0' }
+
+function clampHeight(height: number): number {
+  return Math.min(MAX_HEIGHT_PX, Math.max(MIN_HEIGHT_PX, Math.round(height)))
+}
+
+function proxyUrl(sandboxOrigin: string, csp: AppDisplay['csp']): string {
+  const declared: Record<string, string[]> = {}
+  for (const key of ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriDomains']) {
+    const list = csp[key]
+    if (Array.isArray(list) && list.length > 0) declared[key] = list
+  }
+  const query =
+    Object.keys(declared).length === 0 ? '' : `?csp=${encodeURIComponent(JSON.stringify(declared))}`
+  return `${sandboxOrigin}/sandbox-proxy${query}`
+}
+
+export function startAppView(options: AppViewOptions): AppView {
+  const { display } = options
+  const iframe = document.createElement('iframe')
+  iframe.setAttribute('sandbox', 'allow-scripts')
+  iframe.title = options.title
+  iframe.className = display.prefersBorder === false ? 'app-frame' : 'app-frame app-frame-border'
+  iframe.dataset.testid = 'app-frame'
+  iframe.style.height = `${clampHeight(160)}px`
+  options.container.append(iframe)
+
+  const hostContext: McpUiHostContext = {
+    theme: options.theme,
+    platform: 'web',
+    displayMode: 'inline',
+    availableDisplayModes: ['inline'],
+    containerDimensions: { maxHeight: MAX_HEIGHT_PX, maxWidth: options.container.clientWidth },
+    locale: navigator.language,
+    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    userAgent: 'Ferry WebShell',
+  }
+  // No MCP client and no capabilities: the App may not call tools, open links, send messages,
+  // download files or change the model's context; those requests get method-not-found.
+  const bridge = new AppBridge(null, HOST_INFO, {}, { hostContext })
+  let ready = false
+  let inputSent = false
+  const readyTimer = setTimeout(() => {
+    if (!ready) options.onFailure(`the sandbox did not load within ${PROXY_READY_MS / 1000} s`)
+  }, PROXY_READY_MS)
+
+  bridge.onsandboxready = () => {
+    ready = true
+    clearTimeout(readyTimer)
+    void bridge.sendSandboxResourceReady({
+      html: display.html,
+      csp: display.csp,
+      permissions: display.permissions,
+    })
+  }
+  bridge.oninitialized = () => {
+    if (inputSent) return
+    inputSent = true
+    void (async () => {
+      // An App is only made for a call that succeeded, so a result always follows the input.
+      await bridge.sendToolInput({ arguments: display.toolInput })
+      await bridge.sendToolResult(display.toolResult as Parameters<AppBridge['sendToolResult']>[0])
+    })()
+  }
+  bridge.onsizechange = ({ height }) => {
+    if (typeof height === 'number' && Number.isFinite(height)) {
+      iframe.style.height = `${clampHeight(height)}px`
+    }
+  }
+
+  const target = iframe.contentWindow as Window
+  // Connected before the proxy loads, so its ready notice cannot be missed.
+  void bridge.connect(new PostMessageTransport(target, target))
+  iframe.src = proxyUrl(options.sandboxOrigin, display.csp)
+
+  let disposed = false
+  return {
+    async teardown(timeoutMs) {
+      if (disposed || !ready) return
+      try {
+        await bridge.teardownResource({}, { timeout: timeoutMs })
+      } catch {
+        // An error answer or no answer in time: either way the App has had its chance.
+      }
+    },
+    setTheme(theme) {
+      hostContext.theme = theme
+      bridge.setHostContext({ ...hostContext })
+    },
+    dispose() {
+      if (disposed) return
+      disposed = true
+      clearTimeout(readyTimer)
+      void bridge.close()
+      iframe.remove()
+    },
+  }
+}

@@ -1,0 +1,80 @@
+// The Apps on screen, by call id. An App's iframe is only removed after the App was told
+// (`ui/resource-teardown`, answered or timed out), so whatever removes one goes through here:
+// switching sessions, too many Apps open at once, or the card itself going away.
+
+import type { AppView, Theme } from './app-view.js'
+
+/** How long an App may take to answer a teardown before its frame goes anyway. */
+export const TEARDOWN_MS = 1000
+/** Apps kept running at once; older ones are closed (their cards offer to show them again). */
+export const MAX_LIVE_APPS = 12
+
+export class LiveApps {
+  private readonly views = new Map<string, AppView>()
+  private readonly closed = new Set<string>()
+  private readonly listeners = new Set<() => void>()
+  private theme: Theme = 'light'
+
+  isClosed(callId: string): boolean {
+    return this.closed.has(callId)
+  }
+
+  currentTheme(): Theme {
+    return this.theme
+  }
+
+  add(callId: string, view: AppView): void {
+    this.views.set(callId, view)
+  }
+
+  /** The card went away without a closing first (the page is going): tell the App, don't wait. */
+  drop(callId: string): void {
+    const view = this.views.get(callId)
+    this.views.delete(callId)
+    if (view === undefined) return
+    void view.teardown(0)
+    view.dispose()
+  }
+
+  /** Tells the App it is going, waits for its answer (bounded), then removes its frame. */
+  async close(callId: string, timeoutMs = TEARDOWN_MS): Promise<void> {
+    const view = this.views.get(callId)
+    this.closed.add(callId)
+    if (view !== undefined) {
+      await view.teardown(timeoutMs)
+      this.views.delete(callId)
+      view.dispose()
+    }
+    this.notify()
+  }
+
+  closeAll(timeoutMs = TEARDOWN_MS): Promise<void> {
+    return Promise.all([...this.views.keys()].map((id) => this.close(id, timeoutMs))).then(() => {})
+  }
+
+  reopen(callId: string): void {
+    this.closed.delete(callId)
+    this.notify()
+  }
+
+  setTheme(theme: Theme): void {
+    this.theme = theme
+    for (const view of this.views.values()) view.setTheme(theme)
+  }
+
+  /** Best effort when the page goes away: there is no waiting for answers then. */
+  leaving(): void {
+    for (const id of [...this.views.keys()]) this.drop(id)
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  private notify(): void {
+    for (const listener of this.listeners) listener()
+  }
+}
+
+export const liveApps = new LiveApps()
