@@ -47,6 +47,11 @@ describe('MCP Apps in the WebShell', () => {
       .poll(() => fromTab.getByTestId('total').textContent(), { timeout: 15_000 })
       .toBe('$1,558,000')
     expect(await fromTab.locator('.row').count()).toBe(3)
+    // The App follows the WebShell's theme through the host context.
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await expect.poll(() => fromTab.locator('body').getAttribute('class')).toBe('dark')
+    await page.emulateMedia({ colorScheme: 'light' })
+    await expect.poll(() => fromTab.locator('body').getAttribute('class')).toBe('light')
 
     const terminal = await daemon.cli([
       'call',
@@ -90,6 +95,28 @@ describe('MCP Apps in the WebShell', () => {
     // The blocked fetches are reported by the browser as CSP violations; nothing else went wrong.
     expect(
       errors.filter((message) => !/Content Security Policy|Failed to fetch/.test(message)),
+      errors.join('\n'),
+    ).toEqual([])
+    await page.close()
+  })
+
+  it('shows the text result and why when the sandbox does not load', async () => {
+    const daemon = await startDaemon(null)
+    await daemon.waitForStatus('demo', 'ready')
+    const { page, errors } = await openPage(browser())
+    // The proxy never answers: the card must not wait forever or show an empty frame.
+    await page.route('**/sandbox-proxy*', (route) => route.abort())
+    await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
+    await live(page)
+    await callFromTab(page, 'mcp_demo_show_revenue_dashboard')
+    const fallback = page.getByTestId('app-fallback')
+    await fallback.waitFor({ timeout: 15_000 })
+    expect(await fallback.textContent()).toContain('the sandbox did not load within 5 s')
+    expect(await fallback.getByTestId('result').textContent()).toContain('Revenue Q3 2026 (all)')
+    expect(await page.locator('[data-testid="app-frame"]').count()).toBe(0)
+    // The aborted request is the browser's only complaint.
+    expect(
+      errors.filter((message) => !/ERR_FAILED|sandbox-proxy/.test(message)),
       errors.join('\n'),
     ).toEqual([])
     await page.close()

@@ -19,6 +19,8 @@ import { ToolsPanel } from './ToolsPanel.js'
 import { Transcript } from './Transcript.js'
 import { TranscriptModel } from './transcript.js'
 
+const FRAME_MS = 16
+
 const REFUSED_TOKEN =
   'This page’s token was refused. Run `ferry open` in a terminal and use the link it prints.'
 
@@ -60,15 +62,26 @@ function ConnectionBadge({ connection }: { connection: Connection }) {
   )
 }
 
-/** Renders at most once per frame however fast events arrive. */
+/**
+ * Renders at once when nothing was rendered this frame, else on the next frame: a lone event
+ * reaches the screen without waiting for a frame, and a burst renders at most once per frame.
+ */
 function useFrameVersion(): [number, () => void] {
   const [version, setVersion] = useState(0)
   const queued = useRef(false)
+  const last = useRef(0)
   const bump = useCallback(() => {
     if (queued.current) return
+    const now = performance.now()
+    if (now - last.current >= FRAME_MS) {
+      last.current = now
+      setVersion((current) => current + 1)
+      return
+    }
     queued.current = true
     requestAnimationFrame(() => {
       queued.current = false
+      last.current = performance.now()
       setVersion((current) => current + 1)
     })
   }, [])

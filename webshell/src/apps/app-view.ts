@@ -121,8 +121,8 @@ export function startAppView(options: AppViewOptions): AppView {
       }
     },
     setTheme(theme) {
-      hostContext.theme = theme
-      bridge.setHostContext({ ...hostContext })
+      // A new object: the bridge sends the App what differs from the context it holds.
+      bridge.setHostContext({ ...hostContext, theme })
     },
     dispose() {
       if (disposed) return
