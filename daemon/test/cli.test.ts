@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { RuntimeInfo } from '../src/daemon/runtime-file.js'
 import type { ServerInfo, StatusResponse, ToolInfo } from '../src/protocol/index.js'
 import {
-  cleanup,
+  adoptDetached,
+  cleanupWithDetached,
   countLines,
   fixture,
   isAlive,
@@ -19,19 +20,7 @@ import {
   waitFor,
 } from './harness.js'
 
-// Daemons started through `ferry start` are detached, so the harness does not own them.
-const detached: number[] = []
-
-afterEach(async () => {
-  for (const pid of detached.splice(0)) {
-    if (!isAlive(pid)) continue
-    process.kill(pid, 'SIGTERM')
-    await waitFor(() => !isAlive(pid), 12_000, `pid ${pid} to exit`).catch(() =>
-      process.kill(pid, 'SIGKILL'),
-    )
-  }
-  await cleanup()
-})
+afterEach(cleanupWithDetached)
 
 const SERVER_KEYS = [
   'era',
@@ -333,7 +322,7 @@ describe('ferry start / stop', () => {
 
     const started = await runCli([...base, 'start', '--port', '0'])
     const runtime = JSON.parse(await readFile(runtimePath, 'utf8').catch(() => '{}')) as RuntimeInfo
-    if (runtime.pid !== undefined) detached.push(runtime.pid)
+    if (runtime.pid !== undefined) adoptDetached(runtime.pid)
     expect(started.code).toBe(0)
     const url = /(http:\/\/127\.0\.0\.1:(\d+)\/)#token=([A-Za-z0-9_-]+)/.exec(started.stdout)
     expect(url, started.stdout).not.toBeNull()

@@ -3,6 +3,7 @@
 // `cleanup()`.
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { request, type IncomingHttpHeaders } from 'node:http'
 import { readFileSync } from 'node:fs'
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -226,4 +227,69 @@ export async function brokenUntilFixed(): Promise<{ command: string; fix(): Prom
   )
   await chmod(command, 0o755)
   return { command, fix: () => writeFile(`${dir}/fixed`, '') }
+}
+
+export interface RawResponse {
+  status: number
+  headers: IncomingHttpHeaders
+  body: string
+}
+
+export interface RawRequest {
+  method?: string
+  path?: string
+  headers?: Record<string, string>
+  body?: string | Buffer
+  /** When false, no Host header is sent unless `headers` has one. */
+  setHost?: boolean
+}
+
+/** One request through node:http, which (unlike fetch) lets us forge Host and send raw paths. */
+export function send(port: number, init: RawRequest = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: init.method ?? 'GET',
+        path: init.path ?? '/',
+        headers: init.headers ?? {},
+        setHost: init.setHost ?? true,
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString(),
+          }),
+        )
+        res.on('error', reject)
+      },
+    )
+    req.on('error', reject)
+    req.end(init.body)
+  })
+}
+
+/** Daemons started through `ferry start` are detached, so `cleanup` does not own them. */
+const detachedPids: number[] = []
+
+export function adoptDetached(pid: number): void {
+  detachedPids.push(pid)
+}
+
+/** Stops the detached daemons a test adopted, then runs `cleanup`. */
+export async function cleanupWithDetached(): Promise<void> {
+  for (const pid of detachedPids.splice(0)) {
+    if (!isAlive(pid)) continue
+    process.kill(pid, 'SIGTERM')
+    await waitFor(() => !isAlive(pid), 12_000, `pid ${pid} to exit`).catch(() =>
+      process.kill(pid, 'SIGKILL'),
+    )
+  }
+  await cleanup()
 }

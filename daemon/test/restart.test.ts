@@ -8,21 +8,16 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { readRuntimeFile, type RuntimeInfo } from '../src/daemon/runtime-file.js'
 import { isWellFormedToken } from '../src/daemon/token.js'
-import { cleanup, isAlive, runCli, startDaemon, tempDir, waitFor } from './harness.js'
+import {
+  adoptDetached,
+  cleanupWithDetached,
+  isAlive,
+  runCli,
+  startDaemon,
+  tempDir,
+} from './harness.js'
 
-// Daemons started through `ferry start` are detached, so the harness does not own them.
-const detached: number[] = []
-
-afterEach(async () => {
-  for (const pid of detached.splice(0)) {
-    if (!isAlive(pid)) continue
-    process.kill(pid, 'SIGTERM')
-    await waitFor(() => !isAlive(pid), 12_000, `pid ${pid} to exit`).catch(() =>
-      process.kill(pid, 'SIGKILL'),
-    )
-  }
-  await cleanup()
-})
+afterEach(cleanupWithDetached)
 
 /** A state directory driven through `ferry start` and `ferry stop`, as a user would. */
 async function backgroundDaemon() {
@@ -37,7 +32,7 @@ async function backgroundDaemon() {
     async start(args: string[] = []): Promise<RuntimeInfo> {
       const result = await cli(['start', ...args])
       const info = await readRuntimeFile(stateDir)
-      if (info !== undefined) detached.push(info.pid)
+      if (info !== undefined) adoptDetached(info.pid)
       expect(result.code, result.stderr).toBe(0)
       expect(info).toBeDefined()
       expect(result.stdout).toContain(`WebShell: ${info?.url}#token=${info?.token}`)

@@ -2,17 +2,10 @@
 // serves (the proxy page, a redirect, nothing else), the headers and the CSP built from a
 // declaration, and the 400s for declarations that try to inject into the policy.
 
-import { request, type IncomingHttpHeaders } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { MAX_CSP_ENTRIES } from '../src/apps/csp-domains.js'
-import { cleanup, startDaemon, type TestDaemon } from './harness.js'
-
-interface RawResponse {
-  status: number
-  headers: IncomingHttpHeaders
-  body: string
-}
+import { cleanup, send, startDaemon, type RawResponse, type TestDaemon } from './harness.js'
 
 let daemon: TestDaemon
 let port: number
@@ -26,8 +19,8 @@ beforeAll(async () => {
 afterAll(cleanup)
 
 /**
- * A GET to the daemon's address with the given Host; node:http sends exactly that header, so the
- * answer does not depend on how this machine resolves `localhost`.
+ * A request to the daemon's address with the given Host; node:http sends exactly that header, so
+ * the answer does not depend on how this machine resolves `localhost`.
  */
 function get(
   path: string,
@@ -35,25 +28,7 @@ function get(
   headers: Record<string, string> = {},
   method = 'GET',
 ): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port, method, path, headers: { host, ...headers }, agent: false },
-      (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (chunk: Buffer) => chunks.push(chunk))
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks).toString(),
-          }),
-        )
-        res.on('error', reject)
-      },
-    )
-    req.on('error', reject)
-    req.end()
-  })
+  return send(port, { path, method, headers: { host, ...headers } })
 }
 
 const sandbox = () => `localhost:${port}`

@@ -1,60 +1,22 @@
 // The daemon's network surface and secrets, probed from outside with real sockets: token, Host and
 // Origin checks, body limits, file modes, single instance, bind refusal and the WebShell headers.
 
-import { request, type IncomingHttpHeaders } from 'node:http'
 import { connect } from 'node:net'
 import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, fixture, runCli, startDaemon, tempDir, type TestDaemon } from './harness.js'
+import {
+  cleanup,
+  fixture,
+  runCli,
+  send,
+  startDaemon,
+  tempDir,
+  type RawResponse,
+  type TestDaemon,
+} from './harness.js'
 
 afterEach(cleanup)
-
-interface RawResponse {
-  status: number
-  headers: IncomingHttpHeaders
-  body: string
-}
-
-interface RawRequest {
-  method?: string
-  path?: string
-  headers?: Record<string, string>
-  body?: string | Buffer
-  /** When false, no Host header is sent unless `headers` has one. */
-  setHost?: boolean
-}
-
-/** One request through node:http, which (unlike fetch) lets us forge Host and send raw paths. */
-function send(port: number, init: RawRequest = {}): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        method: init.method ?? 'GET',
-        path: init.path ?? '/',
-        headers: init.headers ?? {},
-        setHost: init.setHost ?? true,
-        agent: false,
-      },
-      (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (chunk: Buffer) => chunks.push(chunk))
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks).toString(),
-          }),
-        )
-        res.on('error', reject)
-      },
-    )
-    req.on('error', reject)
-    req.end(init.body)
-  })
-}
 
 /** Writes `text` to a raw TCP socket and returns the status code of the answer. */
 function sendRaw(port: number, text: string): Promise<number> {

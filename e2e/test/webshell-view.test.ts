@@ -2,11 +2,8 @@
 // CSP, the tool search, keyboard use, dark and light themes from the OS, 200% zoom, and a
 // transcript of thousands of events kept to a few rows in the DOM.
 
-import { mkdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { TranscriptEvent } from '../../daemon/src/protocol/index.js'
-import { encodeRecord } from '../../daemon/src/sessions/record-codec.js'
+import { echoCalls, writeStoredSession } from '../../daemon/src/bench/stored-session.js'
 import { cleanup, fixture, startDaemon, tempDir } from '../../daemon/test/harness.js'
 import { openPage, useBrowser } from './browser.js'
 
@@ -82,48 +79,11 @@ describe('the WebShell view', () => {
 
   it('keeps a 6,000-event transcript to a few rows in the DOM and scrolls to its start', async () => {
     const stateDir = await tempDir('ferry-state-')
-    const dir = join(stateDir, 'sessions', 'big')
-    await mkdir(dir, { recursive: true, mode: 0o700 })
-    await writeFile(
-      join(dir, 'meta.json'),
-      JSON.stringify({
-        id: 'big',
-        name: 'big',
-        workspace: '/elsewhere',
-        isDefault: false,
-        createdAt: new Date().toISOString(),
-      }),
+    await writeStoredSession(
+      stateDir,
+      'big',
+      echoCalls(6000, (seq) => `reply ${seq}`),
     )
-    const client = { id: 'c', kind: 'cli' as const, label: 'ferry call (pid 1)' }
-    const lines: string[] = []
-    for (let seq = 1; seq <= 6000; seq += 2) {
-      const time = new Date().toISOString()
-      const text = `reply ${seq}`
-      const events: TranscriptEvent[] = [
-        {
-          seq,
-          time,
-          client,
-          type: 'call.requested',
-          callId: `c${seq}`,
-          tool: 'mcp_fx_echo',
-          server: 'fx',
-          serverTool: 'echo',
-          arguments: { text },
-        },
-        {
-          seq: seq + 1,
-          time,
-          client,
-          type: 'call.result',
-          callId: `c${seq}`,
-          result: { content: [{ type: 'text', text }] },
-          display: { type: 'plain' },
-        },
-      ]
-      lines.push(...events.map(encodeRecord))
-    }
-    await writeFile(join(dir, 'events.jsonl'), lines.join(''), { mode: 0o600 })
     const daemon = await startDaemon({ mcpServers: {} }, { stateDir })
 
     const { page, errors } = await openPage(browser())

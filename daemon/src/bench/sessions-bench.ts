@@ -1,13 +1,14 @@
 // Sessions: fan-out latency to 50 subscribers, the cost of storing every event before it is
 // acknowledged, and memory and replay time with large transcripts.
 
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TranscriptEvent } from '../protocol/index.js'
 import { EventLog } from '../sessions/event-log.js'
 import { encodeRecord } from '../sessions/record-codec.js'
 import { fixtureEntry, startBenchDaemon } from './bench-env.js'
+import { writeStoredSession } from './stored-session.js'
 import { ms, percentile } from './stats.js'
 import { subscribe } from './stream-bench-client.js'
 
@@ -86,20 +87,11 @@ export async function benchLargeSessions(): Promise<void> {
   for (let s = 0; s < 10; s++) {
     const id = `bench${s}`
     ids.push(id)
-    await mkdir(join(stateDir, 'sessions', id), { recursive: true })
-    await writeFile(
-      join(stateDir, 'sessions', id, 'meta.json'),
-      JSON.stringify({
-        id,
-        name: id,
-        workspace: '/bench',
-        isDefault: false,
-        createdAt: new Date().toISOString(),
-      }),
+    await writeStoredSession(
+      stateDir,
+      id,
+      Array.from({ length: 10_000 }, (_, i) => sampleEvent(i + 1)),
     )
-    const lines: string[] = []
-    for (let seq = 1; seq <= 10_000; seq++) lines.push(encodeRecord(sampleEvent(seq)))
-    await writeFile(join(stateDir, 'sessions', id, 'events.jsonl'), lines.join(''))
   }
   const empty = await startBenchDaemon({ mcpServers: {} })
   const emptyRss = await empty.rssMb()

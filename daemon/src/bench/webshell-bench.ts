@@ -2,16 +2,16 @@
 // of a 10,000-event session (against an empty one), scrolling through it, and how long a stored
 // event takes to reach the screen (against a plain WebSocket subscriber in this process).
 
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import type { SessionInfo, TranscriptEvent } from '../protocol/index.js'
-import { encodeRecord } from '../sessions/record-codec.js'
 import { fixtureEntry, startBenchDaemon, type BenchDaemon } from './bench-env.js'
 import { ms, percentile } from './stats.js'
+import { echoCalls, writeStoredSession } from './stored-session.js'
 import { subscribe } from './stream-bench-client.js'
 
 const CHROMIUM = '/usr/bin/chromium'
@@ -43,51 +43,6 @@ async function initialJavaScript(): Promise<{
     gzipBytes += gzipSync(body, { level: 9 }).length
   }
   return { files, gzipBytes, rawBytes }
-}
-
-/** A session of `events` events written straight to disk: echo calls, request and result each. */
-async function writeBigSession(stateDir: string, id: string, events: number): Promise<void> {
-  const dir = join(stateDir, 'sessions', id)
-  await mkdir(dir, { recursive: true })
-  await writeFile(
-    join(dir, 'meta.json'),
-    JSON.stringify({
-      id,
-      name: id,
-      workspace: '/bench',
-      isDefault: false,
-      createdAt: new Date().toISOString(),
-    }),
-  )
-  const client = { id: 'bench', kind: 'cli' as const, label: 'ferry call (bench)' }
-  const lines: string[] = []
-  for (let seq = 1; seq <= events; seq += 2) {
-    const callId = `call${seq}`
-    const time = new Date().toISOString()
-    const text = `reply number ${seq} with **some** Markdown and a [link](https://example.com/${seq})`
-    const requested: TranscriptEvent = {
-      seq,
-      time,
-      client,
-      type: 'call.requested',
-      callId,
-      tool: 'mcp_fx_echo',
-      server: 'fx',
-      serverTool: 'echo',
-      arguments: { text },
-    }
-    const result: TranscriptEvent = {
-      seq: seq + 1,
-      time,
-      client,
-      type: 'call.result',
-      callId,
-      result: { content: [{ type: 'text', text }] },
-      display: { type: 'plain' },
-    }
-    lines.push(encodeRecord(requested), encodeRecord(result))
-  }
-  await writeFile(join(dir, 'events.jsonl'), lines.join(''))
 }
 
 /** Milliseconds from navigation start until the transcript shows seq `head` with rows on screen. */
@@ -144,7 +99,15 @@ async function scrollFrames(
 
 async function benchFirstScreen(browser: Browser): Promise<void> {
   const stateDir = await mkdtemp(join(tmpdir(), 'ferry-bench-webshell-'))
-  await writeBigSession(stateDir, 'big', BIG_SESSION_EVENTS)
+  await writeStoredSession(
+    stateDir,
+    'big',
+    echoCalls(
+      BIG_SESSION_EVENTS,
+      (seq) =>
+        `reply number ${seq} with **some** Markdown and a [link](https://example.com/${seq})`,
+    ),
+  )
   const daemon = await startBenchDaemon({ mcpServers: {} }, { stateDir })
   try {
     const empty = await daemon.api<SessionInfo>('/sessions', { name: 'empty' })
