@@ -3,7 +3,7 @@
 // each get a clear page.
 
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, fixture, startDaemon } from '../../daemon/test/harness.js'
+import { cleanup, fixture, runCli, startDaemon } from '../../daemon/test/harness.js'
 import { openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
@@ -17,6 +17,15 @@ describe('entering the WebShell', () => {
     expect(printed.code).toBe(0)
     const url = printed.stdout.trim()
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+$/)
+    // Run from elsewhere than the daemon's workspace, it says whose default session opens.
+    expect(printed.stderr).toContain(
+      `default session of Ferry's workspace ${daemon.stateDir}.workspace`,
+    )
+    const fromWorkspace = await runCli(['--state-dir', daemon.stateDir, 'open', '--print'], {
+      cwd: `${daemon.stateDir}.workspace`,
+    })
+    expect(fromWorkspace.stdout.trim()).toBe(url)
+    expect(fromWorkspace.stderr).toBe('')
 
     const { page, errors } = await openPage(browser())
     await page.goto(url)

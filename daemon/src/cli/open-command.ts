@@ -2,7 +2,8 @@
 // default browser (or printed, when asked or when no browser can be started).
 
 import { spawn } from 'node:child_process'
-import type { SessionInfo } from '../protocol/index.js'
+import { resolve } from 'node:path'
+import type { SessionInfo, StatusResponse } from '../protocol/index.js'
 import type { CliContext } from './context.js'
 import { connectDaemon } from './daemon-client.js'
 
@@ -31,7 +32,16 @@ export async function openWebShell(
   print: boolean,
 ): Promise<number> {
   const client = await connectDaemon(ctx.stateDir)
-  if (session !== undefined) {
+  if (session === undefined) {
+    // Sessions belong to the daemon's workspace (where it started and reads workspace settings);
+    // say so when this terminal is somewhere else, so nobody looks for their calls elsewhere.
+    const status = await client.get<StatusResponse>('/status')
+    if (resolve(status.workspace) !== resolve(process.cwd())) {
+      ctx.err(
+        `Opening the default session of Ferry's workspace ${status.workspace}; name a session to open another (\`ferry sessions\` lists them).`,
+      )
+    }
+  } else {
     const sessions = await client.get<SessionInfo[]>('/sessions')
     if (!sessions.some((candidate) => candidate.id === session)) {
       throw new Error(`no session "${session}"; run \`ferry sessions\` to list them`)
