@@ -106,6 +106,22 @@ describe('calling a tool from the WebShell', () => {
     // The card tells how the call ended; the form that started it stays clean.
     expect(await slow.getByTestId('call-error').count()).toBe(0)
 
+    // The raw JSON editor: a parse error is explained and nothing is sent; valid JSON calls.
+    await slowForm.getByRole('button', { name: 'Edit as JSON' }).click()
+    const json = slowForm.getByLabel('Arguments as JSON')
+    await json.fill('{"steps": 1, "delayMs": ')
+    await slowForm.getByRole('button', { name: 'Call' }).click()
+    await slowForm.getByText('Not valid JSON').waitFor()
+    expect(await page.getByTestId('call-card').count()).toBe(2)
+    await json.fill('{"steps": 1, "delayMs": 5}')
+    await slowForm.getByRole('button', { name: 'Call' }).click()
+    await page.locator('[data-testid="call-card"][data-state="done"]').nth(1).waitFor()
+    const last = page.getByTestId('call-card').nth(2)
+    expect(JSON.parse((await last.getByTestId('call-arguments').textContent()) ?? '')).toEqual({
+      steps: 1,
+      delayMs: 5,
+    })
+
     expect(errors, errors.join('\n')).toEqual([])
     await page.close()
   })

@@ -153,9 +153,9 @@ export function Transcript({
                 key={row.key}
                 data-index={item.index}
                 data-seq={row.seq}
-                ref={(element) => {
-                  if (element !== null) virtualizer.measureElement(element)
-                }}
+                // The virtualiser's own (stable) callback: a new function each render would
+                // detach and re-measure every row on every render.
+                ref={virtualizer.measureElement}
                 class="transcript-row"
                 style={{ transform: `translateY(${item.start}px)` }}
               >
