@@ -2,7 +2,7 @@
 // reconnect button brings it back once the fault is fixed.
 
 import { afterEach, describe, expect, it } from 'vitest'
-import { brokenUntilFixed, cleanup, startDaemon } from '../../daemon/test/harness.js'
+import { brokenUntilFixed, cleanup, fixture, startDaemon } from '../../daemon/test/harness.js'
 import { openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
@@ -30,6 +30,25 @@ describe('the servers panel', () => {
     await page.locator('[data-testid="server-later"][data-status="ready"]').waitFor()
     expect(await page.getByTestId('summary').textContent()).toBe('Servers 1/1 ready')
     expect(await page.getByTestId('tool').count()).toBe(6)
+    expect(errors, errors.join('\n')).toEqual([])
+    await page.close()
+  })
+
+  it('follows a crash and the reconnect live, without a reload', async () => {
+    const daemon = await startDaemon({ mcpServers: { fragile: fixture([]) } })
+    await daemon.waitForStatus('fragile', 'ready')
+    const { page, errors } = await openPage(browser())
+    await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
+    await page.locator('[data-testid="connection"][data-state="live"]').waitFor()
+    const crashed = daemon.cli(['call', 'mcp_fragile_crash', '{"code":7}'])
+    // The servers panel follows the status changes as they happen (reconnecting takes 0.5 s at
+    // least), and the transcript records them.
+    await page.locator('[data-testid="server-fragile"]:not([data-status="ready"])').waitFor()
+    expect((await crashed).code).not.toBe(0)
+    await page.locator('[data-testid="server-fragile"][data-status="ready"]').waitFor()
+    await page.getByTestId('status-line').filter({ hasText: 'fragile' }).first().waitFor()
+    await page.locator('[data-testid="call-card"][data-state="failed"]').waitFor()
+    expect(await daemon.servers()).toMatchObject([{ name: 'fragile', restartCount: 1 }])
     expect(errors, errors.join('\n')).toEqual([])
     await page.close()
   })
