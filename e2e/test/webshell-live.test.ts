@@ -176,4 +176,42 @@ describe('the live transcript', () => {
     expect(errors, errors.join('\n')).toEqual([])
     expect(other.errors, other.errors.join('\n')).toEqual([])
   }, 60_000)
+
+  it('follows the last session asked for when the daemon answers switches late', async () => {
+    const daemon = await startDaemon({ mcpServers: { fx: fixture([]) } })
+    await daemon.waitForStatus('fx', 'ready')
+    expect((await daemon.cli(['call', 'mcp_fx_echo', '{"text":"first session"}'])).code).toBe(0)
+    const created = (await (
+      await daemon.api('/sessions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'second' }),
+      })
+    ).json()) as SessionInfo
+    const call = ['call', 'mcp_fx_echo', '{"text":"second session"}', '--session', created.id]
+    expect((await daemon.cli(call)).code).toBe(0)
+    const { page, errors } = await openPage(browser())
+    // Every message from the daemon reaches the page 250 ms late, so a switch can start while
+    // the answer to the one before is still on its way.
+    await page.routeWebSocket(/\/api\/stream$/, (socket) => {
+      const server = socket.connectToServer()
+      server.onMessage((message) => void setTimeout(() => socket.send(message), 250))
+    })
+    await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
+    await live(page)
+    await page.getByTestId('result').filter({ hasText: 'first session' }).waitFor()
+    const firstId = new URL(page.url()).searchParams.get('session') ?? ''
+
+    await page.getByTestId('session-select').selectOption(created.id)
+    await page.getByTestId('result').filter({ hasText: 'second session' }).waitFor()
+    await page.getByTestId('session-select').selectOption(firstId)
+    await page.waitForTimeout(50)
+    await page.getByTestId('session-select').selectOption(created.id)
+    await page.waitForTimeout(1000)
+    expect(new URL(page.url()).searchParams.get('session')).toBe(created.id)
+    expect(await page.getByTestId('result').filter({ hasText: 'second session' }).count()).toBe(1)
+    expect(await page.getByTestId('result').filter({ hasText: 'first session' }).count()).toBe(0)
+    expect(errors, errors.join('\n')).toEqual([])
+    await page.close()
+  })
 })

@@ -220,6 +220,9 @@ export class ShellStream {
       case 'welcome':
         return
       case 'subscribed': {
+        // The answer to a subscription already left behind (the tab switched again meanwhile):
+        // taking it would follow the wrong session and drop what was read for the right one.
+        if (this.session !== undefined && message.session !== this.session) return
         const reset = this.subscribed !== undefined && this.subscribed !== message.session
         if (reset) this.lastSeq = 0
         this.subscribed = message.session
