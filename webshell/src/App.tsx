@@ -219,7 +219,6 @@ function Shell({ token }: { token: string }) {
     () => ({
       answer: (callId, outcome) => requireStream(stream.current).answer(callId, outcome),
       cancel: (callId) => requireStream(stream.current).cancel(callId),
-      readOnly: false,
     }),
     [],
   )

@@ -11,8 +11,6 @@ import { isEnded, type CallRow } from './transcript.js'
 export interface CallActions {
   answer(callId: string, outcome: ConfirmationOutcome): Promise<unknown>
   cancel(callId: string): Promise<unknown>
-  /** The tab attached read-only: it may watch but not answer or cancel. */
-  readOnly: boolean
 }
 
 const OUTCOMES: { outcome: ConfirmationOutcome; label: string; said: string }[] = [
@@ -69,23 +67,19 @@ function Confirmation({ row, actions }: { row: CallRow; actions: CallActions }) 
       <p>
         Allow <strong>{row.serverTool}</strong> on <strong>{row.server}</strong> to run?
       </p>
-      {actions.readOnly ? (
-        <p>This tab is read-only; answer from another client.</p>
-      ) : (
-        <div class="choices">
-          {OUTCOMES.map((choice) => (
-            <button
-              type="button"
-              key={choice.outcome}
-              class={choice.outcome === 'deny' ? 'deny' : undefined}
-              disabled={sending}
-              onClick={() => void answer(choice.outcome)}
-            >
-              {choice.label}
-            </button>
-          ))}
-        </div>
-      )}
+      <div class="choices">
+        {OUTCOMES.map((choice) => (
+          <button
+            type="button"
+            key={choice.outcome}
+            class={choice.outcome === 'deny' ? 'deny' : undefined}
+            disabled={sending}
+            onClick={() => void answer(choice.outcome)}
+          >
+            {choice.label}
+          </button>
+        ))}
+      </div>
       {error !== null && (
         <p class="error-text" role="alert">
           {error}
@@ -188,7 +182,7 @@ export function CallCard({ row, actions }: { row: CallRow; actions: CallActions 
       </details>
       <Confirmation row={row} actions={actions} />
       {running && <Progress row={row} />}
-      {running && !actions.readOnly && (
+      {running && (
         <button type="button" class="cancel" onClick={() => void cancel()}>
           Cancel
         </button>

@@ -79,16 +79,6 @@ export class TranscriptModel {
     return this.callIndex.has(callId)
   }
 
-  /** Pending confirmations, oldest first. */
-  pendingConfirmations(): CallRow[] {
-    const pending: CallRow[] = []
-    for (const index of this.callIndex.values()) {
-      const row = this.rows[index] as CallRow
-      if (row.confirmation?.state === 'pending') pending.push(row)
-    }
-    return pending
-  }
-
   private applyOne(event: TranscriptEvent): void {
     if (event.seq <= this.lastSeq) return
     this.lastSeq = event.seq

@@ -17,8 +17,6 @@ export interface SchemaFormProps {
   /** Unique per form on the page; prefixes element ids. */
   idPrefix: string
   submitLabel?: string
-  /** Disables the submit button while a call is starting. */
-  busy?: boolean
   onSubmit: (args: Record<string, unknown>) => void
 }
 
@@ -36,7 +34,6 @@ function SchemaFormBody({
   schema,
   idPrefix,
   submitLabel = 'Call',
-  busy = false,
   onSubmit,
 }: SchemaFormProps): JSX.Element {
   const analysis = useMemo(() => analyseSchema(schema), [schema])
@@ -73,7 +70,6 @@ function SchemaFormBody({
 
   const submit = (event: Event): void => {
     event.preventDefault()
-    if (busy) return
     if (mode === 'json' || root === null) {
       const reading = parseArgumentsJson(jsonText)
       if (!reading.ok) return fail([reading.error])
@@ -141,9 +137,7 @@ function SchemaFormBody({
         <JsonEditor id={jsonId} text={jsonText} errors={errors} onInput={setJsonText} />
       )}
       <div class="sf-actions">
-        <button type="submit" disabled={busy}>
-          {submitLabel}
-        </button>
+        <button type="submit">{submitLabel}</button>
       </div>
     </form>
   )
