@@ -13,7 +13,7 @@ import { liveApps } from './apps/live-apps.js'
 import type { CallActions } from './CallCard.js'
 import { ServerList, ServerSummary } from './ServerList.js'
 import { SessionBar, type SessionActions } from './SessionBar.js'
-import { ShellStream, type Connection } from './stream.js'
+import { randomHex, ShellStream, type Connection } from './stream.js'
 import { sessionInUrl, showSessionInUrl } from './token.js'
 import { ToolsPanel } from './ToolsPanel.js'
 import { Transcript } from './Transcript.js'
@@ -223,7 +223,7 @@ function Shell({ token }: { token: string }) {
     [],
   )
   const callTool = useCallback(async (tool: string, args: Record<string, unknown>) => {
-    const id = `w${Array.from(crypto.getRandomValues(new Uint8Array(8)), (byte) => byte.toString(16).padStart(2, '0')).join('')}`
+    const id = `w${randomHex(8)}`
     try {
       await requireStream(stream.current).call(tool, args, id)
     } catch (error) {

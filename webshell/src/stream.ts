@@ -286,13 +286,18 @@ export class ShellStream {
   }
 }
 
+/** `bytes` random bytes as hex: ids that only need to be unlikely to repeat. */
+export function randomHex(bytes: number): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (byte) =>
+    byte.toString(16).padStart(2, '0'),
+  ).join('')
+}
+
 /** "WebShell tab 3f2a (Chrome)": the short id tells two tabs apart and survives a reload. */
 export function tabLabel(): string {
   let id = sessionStorage.getItem('ferry.tab')
   if (id === null) {
-    id = Array.from(crypto.getRandomValues(new Uint8Array(2)), (byte) =>
-      byte.toString(16).padStart(2, '0'),
-    ).join('')
+    id = randomHex(2)
     sessionStorage.setItem('ferry.tab', id)
   }
   return `WebShell tab ${id} (${browserName()})`
