@@ -1,19 +1,36 @@
-// `pnpm bench`: prints each benchmark's numbers and its ratio to a baseline measured in the same
-// run. Nothing is asserted: shared machines are noisy, so the numbers are for reading.
+// `pnpm bench [name ...]`: prints each benchmark's numbers and its ratio to a baseline measured in
+// the same run. Nothing is asserted: shared machines are noisy, so the numbers are for reading.
+// Names pick benchmarks to run; without any, all of them run in this order.
 
 import { benchCallOverhead } from './call-overhead.js'
 import { benchProbeFloor } from './probe-floor.js'
 import { benchDurability, benchFanOut, benchLargeSessions } from './sessions-bench.js'
 import { benchMemory, benchStartup } from './startup-and-memory.js'
-import { benchWebShell } from './webshell-bench.js'
+import { benchWebShellApps, benchWebShellEvents, benchWebShellLoad } from './webshell-bench.js'
 
 const calls = Number(process.env.FERRY_BENCH_CALLS ?? 1000)
 
-await benchCallOverhead(calls)
-await benchStartup()
-await benchMemory()
-await benchProbeFloor()
-await benchFanOut()
-await benchDurability()
-await benchLargeSessions()
-await benchWebShell()
+const benchmarks: Record<string, () => Promise<void>> = {
+  'call-overhead': () => benchCallOverhead(calls),
+  startup: benchStartup,
+  memory: benchMemory,
+  'probe-floor': benchProbeFloor,
+  'fan-out': benchFanOut,
+  durability: benchDurability,
+  'large-sessions': benchLargeSessions,
+  'webshell-load': benchWebShellLoad,
+  'event-to-screen': benchWebShellEvents,
+  'app-start': benchWebShellApps,
+}
+
+const wanted = process.argv.slice(2)
+const unknown = wanted.filter((name) => !(name in benchmarks))
+if (unknown.length > 0) {
+  console.error(
+    `unknown benchmark ${unknown.join(', ')}; choose from: ${Object.keys(benchmarks).join(', ')}`,
+  )
+  process.exit(2)
+}
+for (const [name, run] of Object.entries(benchmarks)) {
+  if (wanted.length === 0 || wanted.includes(name)) await run()
+}
