@@ -1,5 +1,6 @@
 // Builds the SDK transport for one server config: stdio through the process-group launcher,
-// Streamable HTTP with Ferry's legacy request headers, or SSE.
+// Streamable HTTP with Ferry's legacy request headers, or SSE; each delivers messages in the order
+// the server sent them.
 
 import {
   SSEClientTransport,
@@ -19,6 +20,35 @@ export interface TransportHooks {
 }
 
 export function createTransport(config: ServerConfig, hooks: TransportHooks): Transport {
+  return inSentOrder(baseTransport(config, hooks))
+}
+
+/**
+ * The SDK runs a notification's handler one microtask after reading it, but settles a response at
+ * once and forgets the request's progress handler. Progress read in the same chunk as the response
+ * would be dropped; handing responses over one microtask late keeps the server's order. The
+ * handler the client installs is wrapped as it is set, so the transport stays the SDK's own object.
+ */
+export function inSentOrder<T extends Transport>(transport: T): T {
+  let wrapped: Transport['onmessage']
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    enumerable: true,
+    get: () => wrapped,
+    set: (handler: Transport['onmessage']) => {
+      wrapped =
+        handler === undefined
+          ? undefined
+          : (message, extra) => {
+              if ('method' in message) handler(message, extra)
+              else queueMicrotask(() => handler(message, extra))
+            }
+    },
+  })
+  return transport
+}
+
+function baseTransport(config: ServerConfig, hooks: TransportHooks): Transport {
   switch (config.transport) {
     case 'stdio': {
       const transport = new StdioClientTransport({
