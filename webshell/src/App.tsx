@@ -88,6 +88,28 @@ function useFrameVersion(): [number, () => void] {
   return [version, bump]
 }
 
+/**
+ * The transcript of `model`, rendered again as events change it: only this part of the page
+ * renders per event, at most once a frame.
+ */
+function LiveTranscript({ model, actions }: { model: TranscriptModel; actions: CallActions }) {
+  const [version, bump] = useFrameVersion()
+  useEffect(() => {
+    const stop = model.subscribe(bump)
+    // Events applied between this render and the subscription are shown too.
+    bump()
+    return stop
+  }, [model, bump])
+  return (
+    <Transcript
+      rows={model.rows}
+      version={version + model.version}
+      lastSeq={model.lastSeq}
+      actions={actions}
+    />
+  )
+}
+
 function Shell({ token }: { token: string }) {
   const [servers, setServers] = useState<ServerInfo[] | null>(null)
   const [tools, setTools] = useState<ToolInfo[]>([])
@@ -97,7 +119,6 @@ function Shell({ token }: { token: string }) {
   const [failure, setFailure] = useState<string | null>(null)
   const [model, setModel] = useState(() => new TranscriptModel())
   const modelRef = useRef(model)
-  const [version, bump] = useFrameVersion()
   const stream = useRef<ShellStream | null>(null)
 
   const loadServers = useCallback(async (): Promise<boolean> => {
@@ -147,13 +168,11 @@ function Shell({ token }: { token: string }) {
       onEvents(events) {
         modelRef.current.apply(events)
         if (events.some((event) => event.type === 'server.status')) refreshSoon()
-        bump()
       },
       onSnapshot(events) {
         modelRef.current = new TranscriptModel(modelRef.current.session)
         modelRef.current.apply(events)
         setModel(modelRef.current)
-        bump()
       },
       onConnection: setConnection,
       onFatal: setFailure,
@@ -262,13 +281,7 @@ function Shell({ token }: { token: string }) {
       </aside>
       <main class="main">
         <h2 class="visually-hidden">Transcript</h2>
-        <Transcript
-          key={model.session ?? ''}
-          rows={model.rows}
-          version={version + model.version}
-          lastSeq={model.lastSeq}
-          actions={callActions}
-        />
+        <LiveTranscript key={model.session ?? ''} model={model} actions={callActions} />
       </main>
     </div>
   )

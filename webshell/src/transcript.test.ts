@@ -69,6 +69,18 @@ describe('TranscriptModel', () => {
     expect(model.lastSeq).toBe(3)
   })
 
+  it('tells its watchers after each change until they stop', () => {
+    const model = new TranscriptModel()
+    const seen: number[] = []
+    const stop = model.subscribe(() => seen.push(model.lastSeq))
+    const all = events(requested('a'), requested('b'), requested('c'))
+    model.apply(all.slice(0, 2))
+    stop()
+    model.apply(all)
+    expect(seen).toEqual([2])
+    expect(model.lastSeq).toBe(3)
+  })
+
   it('keeps an ended call ended and shows a pending confirmation', () => {
     const model = new TranscriptModel()
     model.apply(

@@ -67,12 +67,21 @@ export class TranscriptModel {
   version = 0
   lastSeq = 0
 
+  private readonly listeners = new Set<() => void>()
+
   /** The session these rows belong to, once known. */
   constructor(public session?: string) {}
 
   apply(events: readonly TranscriptEvent[]): void {
     for (const event of events) this.applyOne(event)
     this.version += 1
+    for (const listener of this.listeners) listener()
+  }
+
+  /** Calls `listener` after every change; returns the function that stops it. */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
   }
 
   hasCall(callId: string): boolean {
