@@ -236,6 +236,8 @@ export interface RawResponse {
 }
 
 export interface RawRequest {
+  /** The address to connect to; the daemon's own, 127.0.0.1, unless given. */
+  address?: string
   method?: string
   path?: string
   headers?: Record<string, string>
@@ -249,7 +251,7 @@ export function send(port: number, init: RawRequest = {}): Promise<RawResponse> 
   return new Promise((resolve, reject) => {
     const req = request(
       {
-        host: '127.0.0.1',
+        host: init.address ?? '127.0.0.1',
         port,
         method: init.method ?? 'GET',
         path: init.path ?? '/',

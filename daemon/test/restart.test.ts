@@ -13,6 +13,7 @@ import {
   cleanupWithDetached,
   isAlive,
   runCli,
+  send,
   startDaemon,
   tempDir,
 } from './harness.js'
@@ -57,12 +58,23 @@ async function recordOf(stateDir: string): Promise<RuntimeInfo> {
   return JSON.parse(await readFile(join(stateDir, 'daemon.json'), 'utf8')) as RuntimeInfo
 }
 
-function listenOn(port: number): Promise<Server> {
+function listenOn(port: number, host = '127.0.0.1'): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = createServer()
     server.once('error', reject)
-    server.listen(port, '127.0.0.1', () => resolve(server))
+    server.listen(port, host, () => resolve(server))
   })
+}
+
+/** Whether this machine has an IPv6 loopback address a server (and a browser) can use. */
+async function hasIpv6Loopback(): Promise<boolean> {
+  try {
+    const probe = await listenOn(0, '::1')
+    await new Promise((resolve) => probe.close(resolve))
+    return true
+  } catch {
+    return false
+  }
 }
 
 describe('restarting the daemon', () => {
@@ -197,6 +209,57 @@ describe('restarting the daemon', () => {
       ])
       expect(explicit.code).toBe(2)
       expect(explicit.stderr).toContain(`cannot listen on 127.0.0.1:${first.port}`)
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve))
+    }
+  })
+
+  it('holds its port on the other loopback family, where `localhost` may lead, and moves off one taken there', async () => {
+    const daemon = await backgroundDaemon()
+    const first = await daemon.start()
+    if (!(await hasIpv6Loopback())) {
+      // No ::1 here: no browser can reach it either, and the daemon says it has no twin.
+      const log = await readFile(join(daemon.stateDir, 'daemon.log'), 'utf8')
+      expect(log).toContain('daemon.no_twin')
+      return
+    }
+    // On ::1 the daemon answers for the sandbox host name as on 127.0.0.1, and nothing else.
+    const proxy = await send(first.port, {
+      address: '::1',
+      path: '/sandbox-proxy',
+      headers: { host: `localhost:${first.port}` },
+    })
+    expect(proxy.status).toBe(200)
+    expect(proxy.body).toContain('ui/notifications/sandbox-proxy-ready')
+    const api = await send(first.port, {
+      address: '::1',
+      path: '/api/status',
+      headers: { host: `[::1]:${first.port}`, authorization: `Bearer ${first.token}` },
+    })
+    expect(api.status).toBe(403)
+    await daemon.stop(first)
+
+    const blocker = await listenOn(first.port, '::1')
+    try {
+      const second = await daemon.start()
+      expect(second.port).not.toBe(first.port)
+      expect(second.token).not.toBe(first.token)
+      const log = await readFile(join(daemon.stateDir, 'daemon.log'), 'utf8')
+      expect(log).toMatch(/daemon\.port_unavailable.*taken on ::1/)
+
+      const explicit = await runCli([
+        'serve',
+        '--state-dir',
+        await tempDir('ferry-state-'),
+        '--config',
+        daemon.configPath,
+        '--port',
+        String(first.port),
+      ])
+      expect(explicit.code).toBe(2)
+      expect(explicit.stderr).toContain(
+        `cannot listen on 127.0.0.1:${first.port}: port ${first.port} is taken on ::1`,
+      )
     } finally {
       await new Promise((resolve) => blocker.close(resolve))
     }

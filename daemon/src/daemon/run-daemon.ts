@@ -2,9 +2,6 @@
 // loopback HTTP server with its token, the runtime file, then the server connections. Token and
 // port carry over from the previous run, so a WebShell tab survives a restart.
 
-import { serve } from '@hono/node-server'
-import type { AddressInfo } from 'node:net'
-import type { Server } from 'node:http'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -16,6 +13,7 @@ import { Sessions } from '../sessions/sessions.js'
 import { loadStaticFiles } from '../http/static-files.js'
 import { createFileLog, type Log } from '../log.js'
 import { version } from '../version.js'
+import { listenLoopback, otherLoopback, type Listening } from './listen.js'
 import { acquireLock } from './lock.js'
 import { readPreviousRun } from './previous-run.js'
 import { markRuntimeFileStopped, writeRuntimeFile, type RuntimeInfo } from './runtime-file.js'
@@ -133,8 +131,10 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
     stopping ??= (async () => {
       log({ kind: 'daemon.stopping', reason })
       stream?.close()
-      server.close()
-      server.closeAllConnections()
+      for (const listener of [server, twin]) {
+        listener?.close()
+        listener?.closeAllConnections()
+      }
       await Promise.race([
         ferry.close(),
         new Promise((resolve) => setTimeout(resolve, SHUTDOWN_DEADLINE_MS).unref()),
@@ -150,29 +150,18 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
   }
 
   const handler: { app?: ReturnType<typeof createApp> } = {}
-  const listen = (port: number) =>
-    new Promise<Server>((resolve, reject) => {
-      // The app is made once the token is known, before any request can be read.
-      const created = serve(
-        {
-          // The Node request and response ride along in the second argument (body limits and
-          // client disconnects are read from them).
-          fetch: (request, env: unknown) =>
-            handler.app?.fetch(request, env) ?? new Response('starting', { status: 503 }),
-          port,
-          hostname: options.host,
-        },
-        () => resolve(created as Server),
-      ) as Server
-      created.once('error', reject)
-    })
+  // The app is made once the token is known, before any request can be read. The Node request
+  // and response ride along in the second argument (body limits and client disconnects are read
+  // from them).
+  const fetch = (request: Request, env: unknown) =>
+    handler.app?.fetch(request, env) ?? new Response('starting', { status: 503 })
   const remembered = options.port === undefined ? previous.port : undefined
-  let server: Server
+  let listening: Listening
   try {
-    server =
+    listening =
       remembered === undefined
-        ? await listen(options.port ?? 0)
-        : await listen(remembered).catch((error: unknown) => {
+        ? await listenLoopback(options.host, options.port ?? 0, fetch)
+        : await listenLoopback(options.host, remembered, fetch).catch((error: unknown) => {
             // Something else took the port meanwhile. Starting beats failing; open tabs then need
             // a fresh link, as the origin changed.
             log({
@@ -180,7 +169,7 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
               port: remembered,
               error: (error as Error).message,
             })
-            return listen(0)
+            return listenLoopback(options.host, 0, fetch)
           })
   } catch (error) {
     await releaseLock()
@@ -190,7 +179,8 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
       { cause: error },
     )
   }
-  const port = (server.address() as AddressInfo).port
+  const { server, twin, port } = listening
+  if (twin === undefined) log({ kind: 'daemon.no_twin', host: otherLoopback(options.host), port })
   // A tab holding the old token can only reach this origin again if the port is the same; on a
   // new port the old token is worth nothing to Ferry but would still be sent to whatever took
   // the old port, so it is replaced.
