@@ -28,7 +28,6 @@ async function backgroundDaemon() {
   const cli = (args: string[]) => runCli(['--state-dir', stateDir, '--config', configPath, ...args])
   return {
     stateDir,
-    configPath,
     cli,
     async start(args: string[] = []): Promise<RuntimeInfo> {
       const result = await cli(['start', ...args])
@@ -38,6 +37,18 @@ async function backgroundDaemon() {
       expect(info).toBeDefined()
       expect(result.stdout).toContain(`WebShell: ${info?.url}#token=${info?.token}`)
       return info as RuntimeInfo
+    },
+    /** `ferry serve --port <port>` on a fresh state directory with the same settings. */
+    async serveElsewhereOn(port: number) {
+      return runCli([
+        'serve',
+        '--state-dir',
+        await tempDir('ferry-state-'),
+        '--config',
+        configPath,
+        '--port',
+        String(port),
+      ])
     },
     async stop(info: RuntimeInfo): Promise<void> {
       const result = await cli(['stop'])
@@ -198,15 +209,7 @@ describe('restarting the daemon', () => {
       expect(log).not.toContain(first.token)
 
       // An explicit port is still a promise: taken means an error, not another port.
-      const explicit = await runCli([
-        'serve',
-        '--state-dir',
-        await tempDir('ferry-state-'),
-        '--config',
-        daemon.configPath,
-        '--port',
-        String(first.port),
-      ])
+      const explicit = await daemon.serveElsewhereOn(first.port)
       expect(explicit.code).toBe(2)
       expect(explicit.stderr).toContain(`cannot listen on 127.0.0.1:${first.port}`)
     } finally {
@@ -247,15 +250,7 @@ describe('restarting the daemon', () => {
       const log = await readFile(join(daemon.stateDir, 'daemon.log'), 'utf8')
       expect(log).toMatch(/daemon\.port_unavailable.*taken on ::1/)
 
-      const explicit = await runCli([
-        'serve',
-        '--state-dir',
-        await tempDir('ferry-state-'),
-        '--config',
-        daemon.configPath,
-        '--port',
-        String(first.port),
-      ])
+      const explicit = await daemon.serveElsewhereOn(first.port)
       expect(explicit.code).toBe(2)
       expect(explicit.stderr).toContain(
         `cannot listen on 127.0.0.1:${first.port}: port ${first.port} is taken on ::1`,
