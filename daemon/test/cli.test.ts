@@ -422,20 +422,8 @@ describe('ferry reload', () => {
     await daemon.waitForStatus('late', 'ready')
     expect(isAlive(daemon.info.pid)).toBe(true)
     // Everyone attached hears about it: a notice in the workspace's session.
-    // The notice follows the last status change, so it may land just after "ready" shows.
-    const [session] = (await (await daemon.api('/sessions')).json()) as Array<{ id: string }>
-    const notices = await waitFor(
-      async () => {
-        const page = (await (await daemon.api(`/sessions/${session?.id}/events`)).json()) as {
-          events: Array<{ type: string; message?: string }>
-        }
-        const found = page.events.filter((event) => event.type === 'notice')
-        return found.length > 0 ? found : undefined
-      },
-      10_000,
-      'the reload notice',
-    )
-    expect(notices.map((event) => event.message)).toEqual(['settings reloaded: added late'])
+    const notice = await daemon.waitForEvent((event) => event.type === 'notice')
+    expect(notice).toMatchObject({ message: 'settings reloaded: added late' })
     expect((await daemon.servers()).find((s) => s.name === 'first')?.restartCount).toBe(0)
   })
 })

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { readRuntimeFile, type RuntimeInfo } from '../src/daemon/runtime-file.js'
-import type { ServerInfo } from '../src/protocol/index.js'
+import type { ServerInfo, StatusResponse, TranscriptEvent } from '../src/protocol/index.js'
 
 import { stdioServerPath } from '../../e2e/fixtures/paths.js'
 
@@ -38,6 +38,14 @@ export interface TestDaemon {
   api(path: string, init?: RequestInit): Promise<Response>
   servers(): Promise<ServerInfo[]>
   waitForStatus(name: string, status: ServerInfo['status'], timeoutMs?: number): Promise<ServerInfo>
+  /**
+   * The first event of the workspace's default session that `match` accepts, once it is stored;
+   * an event may be stored just after what it reports shows elsewhere (a server's status, say).
+   */
+  waitForEvent(
+    match: (event: TranscriptEvent) => boolean,
+    timeoutMs?: number,
+  ): Promise<TranscriptEvent>
   writeSettings(settings: unknown): Promise<void>
   stop(): Promise<void>
 }
@@ -194,6 +202,19 @@ export async function startDaemon(
         timeoutMs,
         `server ${name} to be ${status}`,
       ),
+    waitForEvent: async (match, timeoutMs = 10_000) => {
+      const { defaultSession } = (await (await api('/status')).json()) as StatusResponse
+      return waitFor(
+        async () => {
+          const page = (await (
+            await api(`/sessions/${defaultSession}/events?limit=10000`)
+          ).json()) as { events: TranscriptEvent[] }
+          return page.events.find(match)
+        },
+        timeoutMs,
+        'a matching event',
+      )
+    },
     writeSettings: (next) => writeFile(configPath, JSON.stringify(next, null, 2)),
     stop,
   }
