@@ -29,7 +29,7 @@ export function createTransport(config: ServerConfig, hooks: TransportHooks): Tr
  * would be dropped; handing responses over one microtask late keeps the server's order. The
  * handler the client installs is wrapped as it is set, so the transport stays the SDK's own object.
  */
-export function inSentOrder<T extends Transport>(transport: T): T {
+function inSentOrder<T extends Transport>(transport: T): T {
   let wrapped: Transport['onmessage']
   Object.defineProperty(transport, 'onmessage', {
     configurable: true,
