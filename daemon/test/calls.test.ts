@@ -149,8 +149,9 @@ for (const era of ['legacy', 'modern'] as const) {
     it('resets the timeout on progress, so a long call with steady progress finishes', async () => {
       const call = streamCall(daemon, {
         tool: tool('slow'),
+        // 800 ms in all, past the 600 ms timeout; each step leaves 6× slack for a loaded machine.
         arguments: { steps: 8, delayMs: 100 },
-        timeoutMs: 300,
+        timeoutMs: 600,
       })
       await call.done
       expect(last(call.lines)).toMatchObject({
@@ -161,13 +162,14 @@ for (const era of ['legacy', 'modern'] as const) {
     it('still stops a call with steady progress at its maximum total time', async () => {
       const call = streamCall(daemon, {
         tool: tool('slow'),
-        arguments: { steps: 60, delayMs: 50 },
-        timeoutMs: 150,
+        // 5 s of steps against a total limit of 10 × 300 ms; each step leaves 6× slack.
+        arguments: { steps: 100, delayMs: 50 },
+        timeoutMs: 300,
       })
       await call.done
       const error = last(call.lines) as { error: { code: string; message: string } }
       expect(error.error.code).toBe('tool_timeout')
-      expect(error.error.message).toContain('total limit of 1500 ms')
+      expect(error.error.message).toContain('total limit of 3000 ms')
     })
 
     it('passes the model-visible result through unchanged, every content kind included', async () => {
