@@ -38,6 +38,8 @@ export interface TestDaemon {
   api(path: string, init?: RequestInit): Promise<Response>
   servers(): Promise<ServerInfo[]>
   waitForStatus(name: string, status: ServerInfo['status'], timeoutMs?: number): Promise<ServerInfo>
+  /** Every stored event of the workspace's default session. */
+  events(): Promise<TranscriptEvent[]>
   /**
    * The first event of the workspace's default session that `match` accepts, once it is stored;
    * an event may be stored just after what it reports shows elsewhere (a server's status, say).
@@ -188,6 +190,13 @@ export async function startDaemon(
       headers: { authorization: `Bearer ${info.token}`, ...(init.headers ?? {}) },
     })
   const servers = async () => (await (await api('/servers')).json()) as ServerInfo[]
+  const events = async () => {
+    const { defaultSession } = (await (await api('/status')).json()) as StatusResponse
+    const page = (await (await api(`/sessions/${defaultSession}/events?limit=10000`)).json()) as {
+      events: TranscriptEvent[]
+    }
+    return page.events
+  }
   return {
     stateDir,
     configPath,
@@ -202,19 +211,9 @@ export async function startDaemon(
         timeoutMs,
         `server ${name} to be ${status}`,
       ),
-    waitForEvent: async (match, timeoutMs = 10_000) => {
-      const { defaultSession } = (await (await api('/status')).json()) as StatusResponse
-      return waitFor(
-        async () => {
-          const page = (await (
-            await api(`/sessions/${defaultSession}/events?limit=10000`)
-          ).json()) as { events: TranscriptEvent[] }
-          return page.events.find(match)
-        },
-        timeoutMs,
-        'a matching event',
-      )
-    },
+    events,
+    waitForEvent: (match, timeoutMs = 10_000) =>
+      waitFor(async () => (await events()).find(match), timeoutMs, 'a matching event'),
     writeSettings: (next) => writeFile(configPath, JSON.stringify(next, null, 2)),
     stop,
   }
