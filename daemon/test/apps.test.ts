@@ -81,22 +81,12 @@ async function call(
   })
   expect(response.status, tool).toBe(200)
   const body = (await response.json()) as CallResponse
-  const event = (await events(body.session)).find(
+  const event = (await daemon.events(body.session)).find(
     (e) => e.type === 'call.result' && e.callId === body.id,
   )
   if (event?.type !== 'call.result') throw new Error(`no call.result for ${tool}`)
   expect(event.result, 'the stored result is the one the caller got').toEqual(body.result)
   return { id: body.id, result: body.result, display: event.display }
-}
-
-async function events(session?: string): Promise<TranscriptEvent[]> {
-  const id =
-    session ??
-    ((await (await daemon.api('/status')).json()) as { defaultSession: string }).defaultSession
-  const page = (await (await daemon.api(`/sessions/${id}/events?limit=10000`)).json()) as {
-    events: TranscriptEvent[]
-  }
-  return page.events
 }
 
 async function tools(server: string): Promise<ToolInfo[]> {
@@ -160,7 +150,9 @@ describe('MCP Apps', () => {
   it('warns once about an App resource that is not ui:// and calls that tool as a plain one', async () => {
     const warning =
       'server "apps": tool "app_not_ui" declares "https://example.com/app.html" as its App resource, which is not a ui:// URI; the tool works without its App'
-    const notices = (await events()).filter((e) => e.type === 'notice' && e.message === warning)
+    const notices = (await daemon.events()).filter(
+      (e) => e.type === 'notice' && e.message === warning,
+    )
     expect(notices).toHaveLength(1)
     const log = await readFile(join(daemon.stateDir, 'daemon.log'), 'utf8')
     const logged = log
@@ -281,7 +273,7 @@ describe('MCP Apps', () => {
     )
     // Without the extension Ferry never reads the resource, and the display is plain.
     expect(await reads(records.plain)).toEqual([])
-    const results = (await events()).filter((e) => e.type === 'call.result')
+    const results = (await daemon.events()).filter((e) => e.type === 'call.result')
     const [on, off] = results.slice(-2)
     expect(on).toMatchObject({ display: { type: 'mcp_app' } })
     expect(off).toMatchObject({ display: { type: 'plain' } })
@@ -306,7 +298,7 @@ describe('MCP Apps', () => {
         outputs.push(run.stdout, run.stderr)
       }
     }
-    const lastCall = (await events()).filter((e) => e.type === 'call.result').at(-1)
+    const lastCall = (await daemon.events()).filter((e) => e.type === 'call.result').at(-1)
     await waitFor(
       () =>
         (plain
@@ -320,7 +312,7 @@ describe('MCP Apps', () => {
       'the attaches to print the last result',
     )
     // The HTML is in the transcript, for the WebShell...
-    expect(JSON.stringify(await events())).toContain(APP_HTML_MARKER)
+    expect(JSON.stringify(await daemon.events())).toContain(APP_HTML_MARKER)
     // ...and nowhere a terminal, a pipe or the log would show it.
     for (const output of [...outputs, plain.stdout(), jsonAttach.stdout()]) {
       expect(output).not.toContain(APP_HTML_MARKER)

@@ -38,8 +38,8 @@ export interface TestDaemon {
   api(path: string, init?: RequestInit): Promise<Response>
   servers(): Promise<ServerInfo[]>
   waitForStatus(name: string, status: ServerInfo['status'], timeoutMs?: number): Promise<ServerInfo>
-  /** Every stored event of the workspace's default session. */
-  events(): Promise<TranscriptEvent[]>
+  /** Every stored event of a session, by default the workspace's default session. */
+  events(session?: string): Promise<TranscriptEvent[]>
   /**
    * The first event of the workspace's default session that `match` accepts, once it is stored;
    * an event may be stored just after what it reports shows elsewhere (a server's status, say).
@@ -190,9 +190,9 @@ export async function startDaemon(
       headers: { authorization: `Bearer ${info.token}`, ...(init.headers ?? {}) },
     })
   const servers = async () => (await (await api('/servers')).json()) as ServerInfo[]
-  const events = async () => {
-    const { defaultSession } = (await (await api('/status')).json()) as StatusResponse
-    const page = (await (await api(`/sessions/${defaultSession}/events?limit=10000`)).json()) as {
+  const events = async (session?: string) => {
+    const id = session ?? ((await (await api('/status')).json()) as StatusResponse).defaultSession
+    const page = (await (await api(`/sessions/${id}/events?limit=10000`)).json()) as {
       events: TranscriptEvent[]
     }
     return page.events
