@@ -19,5 +19,3 @@ export function createFileLog(path: string): Log {
     } catch {}
   }
 }
-
-export const silentLog: Log = () => {}

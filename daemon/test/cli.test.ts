@@ -247,20 +247,23 @@ describe('ferry call', () => {
 
   it('exits 2 on usage errors: missing tool, unknown command, unknown option, bad --timeout', async () => {
     const stateDir = await tempDir('ferry-state-')
-    const cases = [
-      ['call'],
-      ['frobnicate'],
-      ['call', 'mcp_x_echo', '--frobnicate'],
-      ['status', '--frobnicate'],
-      ['call', 'mcp_x_echo', '--timeout', '0'],
+    const cases: Array<[string[], string]> = [
+      [['call'], "error: missing required argument 'tool'"],
+      [['frobnicate'], "error: unknown command 'frobnicate'"],
+      [['call', 'mcp_x_echo', '--frobnicate'], "error: unknown option '--frobnicate'"],
+      [['status', '--frobnicate'], "error: unknown option '--frobnicate'"],
+      [
+        ['call', 'mcp_x_echo', '--timeout', '0'],
+        "error: option '--timeout <ms>' argument '0' is invalid. --timeout must be an integer ≥ 1",
+      ],
     ]
     const codes: Record<string, number> = {}
-    for (const args of cases) {
+    for (const [args, message] of cases) {
       const result = await runCli(['--state-dir', stateDir, ...args])
-      expect(result.stderr, args.join(' ')).toMatch(/error: /)
+      expect(oneLine(result.stderr), args.join(' ')).toBe(message)
       codes[args.join(' ')] = result.code
     }
-    expect(codes).toEqual(Object.fromEntries(cases.map((args) => [args.join(' '), 2])))
+    expect(codes).toEqual(Object.fromEntries(cases.map(([args]) => [args.join(' '), 2])))
   })
 })
 

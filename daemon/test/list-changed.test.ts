@@ -1,6 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ToolInfo } from '../src/protocol/index.js'
-import { cleanup, fixture, startDaemon, waitFor, type TestDaemon } from './harness.js'
+import {
+  cleanup,
+  countLines,
+  fixture,
+  startDaemon,
+  tempDir,
+  waitFor,
+  type TestDaemon,
+} from './harness.js'
 
 afterEach(cleanup)
 
@@ -30,16 +38,25 @@ describe('tools/list_changed', () => {
   })
 
   it('refreshes the registry on a modern connection, also when it was made from a remembered verdict', async () => {
+    const spawns = `${await tempDir()}/spawns`
     const settings = {
-      mcpServers: { fx: fixture(['--era', 'modern', '--grow'], { versionNegotiation: 'auto' }) },
+      mcpServers: {
+        fx: fixture(['--era', 'modern', '--grow', '--spawn-log', spawns], {
+          versionNegotiation: 'auto',
+        }),
+      },
     }
     const probed = await startDaemon(settings)
     expect(await probed.waitForStatus('fx', 'ready')).toMatchObject({ era: 'modern' })
+    // The probe runs on a sibling process: two spawns.
+    expect(await countLines(spawns)).toBe(2)
     await growAndSee(probed, 'fx')
     await probed.stop()
 
     const remembered = await startDaemon(settings, { stateDir: probed.stateDir })
     expect(await remembered.waitForStatus('fx', 'ready')).toMatchObject({ era: 'modern' })
+    // The remembered verdict skipped the probe: one more spawn only.
+    expect(await countLines(spawns)).toBe(3)
     await growAndSee(remembered, 'fx')
   })
 })

@@ -52,12 +52,13 @@ describe('the session stream', () => {
     const two = attachJson(daemon)
     const ws = await openStream(daemon)
     ws.send({ type: 'subscribe' })
-    const head = await waitFor(
+    await waitFor(
       () => (one.events.length > 0 && two.events.length > 0 ? true : undefined),
       10_000,
       'attach',
     )
-    expect(head).toBe(true)
+    // Both terminals replay the session from its first event.
+    expect([one.events[0]?.seq, two.events[0]?.seq]).toEqual([1, 1])
     for (let batch = 0; batch < 10; batch++) {
       await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
@@ -123,7 +124,11 @@ describe('the session stream', () => {
     await waitFor(
       () => second.events.filter((e) => e.type === 'call.result').length >= 5 || undefined,
     )
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    // A barrier: one more call, whose events come after any duplicate the replay could send.
+    await apiCall(daemon, { tool: 'mcp_fx_echo', arguments: { text: 'barrier' } })
+    await waitFor(
+      () => second.events.filter((e) => e.type === 'call.result').length >= 6 || undefined,
+    )
     const seqs = second.events.map((e) => e.seq)
     expect(seqs[0]).toBe(n + 1)
     expect(seqs).toEqual(seqs.map((_, i) => n + 1 + i))

@@ -267,8 +267,8 @@ describe('raw-legacy-server', () => {
       child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`)
     send({ id: 1, method: 'server/discover', params: {} })
     send({ id: 2, method: 'ping' })
-    await waitFor(() => replies.length > 0)
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    // The server answers lines in order, so an answer to 1 would come before the answer to 2.
+    await waitFor(() => replies.some((reply) => reply.id === 2))
     expect(replies).toEqual([{ jsonrpc: '2.0', id: 2, result: {} }])
   })
 })
@@ -414,10 +414,14 @@ describe('tool list changes (--grow)', () => {
     await client.connect(transport, { prior: { kind: 'modern', discover } })
     expect(client.autoOpenedSubscription).toBeUndefined()
     await client.callTool({ name: 'grow', arguments: { name: 'unheard' } })
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    // A barrier: a notification the server sent while growing would arrive before this answer.
+    const grown = await client.request({ method: 'tools/list', params: {} })
+    expect(grown.tools.map((tool) => tool.name)).toContain('unheard')
     expect(changes).toEqual([])
     await client.listen({ toolsListChanged: true })
     await growAndCheck(client, changes, 'heard')
+    // After growAndCheck's round trips, a late notice of the first change would have arrived too.
+    expect(changes).toHaveLength(1)
   })
 
   it('notifies a legacy Streamable HTTP session on its standalone GET stream', async () => {

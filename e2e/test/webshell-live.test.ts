@@ -5,7 +5,11 @@
 import type { Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup, fixture, startDaemon, waitFor } from '../../daemon/test/harness.js'
-import type { SessionInfo, TranscriptEvent } from '../../daemon/src/protocol/index.js'
+import type {
+  SessionInfo,
+  StatusResponse,
+  TranscriptEvent,
+} from '../../daemon/src/protocol/index.js'
 import { openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
@@ -125,7 +129,8 @@ describe('the live transcript', () => {
     await live(page)
     await page.getByTestId('result').filter({ hasText: 'in the default' }).waitFor()
     const defaultId = new URL(page.url()).searchParams.get('session')
-    expect(defaultId).toMatch(/.+/)
+    const status = (await (await daemon.api('/status')).json()) as StatusResponse
+    expect(defaultId).toBe(status.defaultSession)
 
     await page.getByRole('button', { name: 'New session' }).click()
     await page.getByLabel('New session name').fill('experiments')
