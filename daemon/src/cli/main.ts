@@ -14,7 +14,6 @@ const serviceCommands = () => import('./service.js')
 const sessionCommands = () => import('./session-commands.js')
 
 export const EXIT_OK = 0
-export const EXIT_TOOL_ERROR = 1
 export const EXIT_FAILURE = 2
 
 function integer(name: string, min: number) {

@@ -53,10 +53,6 @@ export type FeedEntry = CallEntry | LineEntry | OutputEntry
 /** Older entries are dropped: the screen shows only the tail and there is no scrollback. */
 export const MAX_ENTRIES = 300
 
-export function emptyFeed(): FeedEntry[] {
-  return []
-}
-
 const ENDED: ReadonlySet<CallState> = new Set([
   'done',
   'error',
