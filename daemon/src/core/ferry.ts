@@ -99,6 +99,7 @@ export class Ferry {
         .filter((connection) => connection.status === 'ready')
         .map((connection) => ({
           config: connection.config,
+          fingerprint: connection.fingerprint,
           tools: connection.discovered.tools,
           appsSupported: connection.appsSupported,
         })),
@@ -145,13 +146,23 @@ export class Ferry {
     return entry
   }
 
-  /** Runs a tool on its server. Sessions call this; everything else goes through a session. */
-  call(
+  /**
+   * Runs a tool on its server. Sessions call this; everything else goes through a session. A server
+   * reconnected with other settings since `entry` was looked up is not called: it is another program.
+   */
+  async call(
     entry: RegistryEntry,
     args: Record<string, unknown>,
     options: CallOptions,
   ): Promise<CallToolResult> {
-    return this.connection(entry.server).callTool(entry.tool, args, options)
+    const connection = this.connection(entry.server)
+    if (connection.fingerprint !== entry.serverFingerprint) {
+      throw new FerryError(
+        ErrorCode.Conflict,
+        `server "${entry.server}" reconnected with changed settings since ${entry.name} was looked up; it was not called, call it again`,
+      )
+    }
+    return connection.callTool(entry.tool, args, options)
   }
 
   /**

@@ -3,6 +3,7 @@
 
 import { Hono } from 'hono'
 import type { Ferry } from '../core/ferry.js'
+import type { Log } from '../log.js'
 import type { LogsResponse, StatusResponse, ServerInfo, ToolInfo } from '../protocol/index.js'
 import type { Sessions } from '../sessions/sessions.js'
 import { callRoutes } from './call-routes.js'
@@ -16,6 +17,7 @@ export interface ApiDeps {
     'servers' | 'settingsFiles' | 'usingDemo' | 'warnings' | 'workspace' | 'defaultSession'
   >
   shutdown: () => void
+  log: Log
 }
 
 export function apiRoutes(deps: ApiDeps): Hono {
@@ -54,7 +56,7 @@ export function apiRoutes(deps: ApiDeps): Hono {
     return c.json<ToolInfo[]>(ferry.tools(server))
   })
 
-  api.route('/', callRoutes(deps.sessions))
+  api.route('/', callRoutes(deps.sessions, deps.log))
   api.route('/', sessionRoutes(deps.sessions))
 
   api.post('/reload', async (c) => c.json(await ferry.reload()))

@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto'
 import { Hono } from 'hono'
 import { stream } from 'hono/streaming'
 import { z } from 'zod'
-import { ErrorCode, FerryError } from '../errors.js'
+import { toFerryError, toWireError } from '../errors.js'
+import type { Log } from '../log.js'
 import type { CallResponse, CallStreamLine, ClientRef } from '../protocol/index.js'
 import type { Sessions } from '../sessions/sessions.js'
 import { errorBody } from './error-response.js'
@@ -35,7 +36,7 @@ export function requestClient(client: z.infer<typeof clientSchema> | undefined):
   }
 }
 
-export function callRoutes(sessions: Sessions): Hono {
+export function callRoutes(sessions: Sessions, log: Log): Hono {
   const routes = new Hono()
 
   routes.post('/call', async (c) => {
@@ -105,10 +106,8 @@ export function callRoutes(sessions: Sessions): Hono {
         const { result } = await run()
         await write({ result })
       } catch (error) {
-        const known = error instanceof FerryError ? error : undefined
-        await write(
-          errorBody(known?.code ?? ErrorCode.Internal, known?.message ?? 'internal error'),
-        )
+        const wire = toWireError(error, log, { where: 'ndjson call', session: session.id, callId })
+        await write(errorBody(wire.code, wire.message))
       } finally {
         unsubscribe()
         outgoing?.off('close', onGone)
@@ -125,7 +124,11 @@ export function callRoutes(sessions: Sessions): Hono {
   routes.post('/calls/:id/answer', async (c) => {
     const body = parseBody(answerBody, await jsonBody(c))
     const id = c.req.param('id')
-    await sessions.broker.answer(id, body.outcome, requestClient(body.client))
+    try {
+      await sessions.broker.answer(id, body.outcome, requestClient(body.client))
+    } catch (error) {
+      throw toFerryError(error, log, { where: 'http answer', callId: id })
+    }
     return c.json({ answered: id, outcome: body.outcome })
   })
 

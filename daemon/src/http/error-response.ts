@@ -2,7 +2,7 @@
 
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { ErrorCode, FerryError } from '../errors.js'
+import { ErrorCode, toWireError } from '../errors.js'
 import type { Log } from '../log.js'
 import type { ErrorBody } from '../protocol/index.js'
 
@@ -32,10 +32,8 @@ export function errorBody(code: string, message: string): ErrorBody {
   return { error: { code, message } }
 }
 
+/** The error's body and status; an internal error is logged (once) with the route it met. */
 export function respondWithError(c: Context, error: unknown, log: Log): Response {
-  if (error instanceof FerryError) {
-    return c.json(errorBody(error.code, error.message), statusOf[error.code])
-  }
-  log({ kind: 'http.internal_error', path: c.req.path, error: String(error) })
-  return c.json(errorBody(ErrorCode.Internal, 'internal error; see the daemon log'), 500)
+  const wire = toWireError(error, log, { where: `http ${c.req.method} ${c.req.path}` })
+  return c.json(errorBody(wire.code, wire.message), statusOf[wire.code])
 }

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto'
 import type { WebSocket } from 'ws'
 import { z } from 'zod'
-import { ErrorCode, FerryError } from '../errors.js'
+import { ErrorCode, FerryError, toWireError, type ErrorContext } from '../errors.js'
 import type { Log } from '../log.js'
 import {
   CLOSE_TOO_SLOW,
@@ -118,12 +118,8 @@ export class StreamConnection {
     this.ws.send(frame, { binary: false })
   }
 
-  private fail(ref: string | undefined, error: unknown): void {
-    const known = error instanceof FerryError ? error : undefined
-    const body = {
-      code: known?.code ?? ErrorCode.Internal,
-      message: known?.message ?? 'internal error',
-    }
+  private fail(ref: string | undefined, error: unknown, context: ErrorContext): void {
+    const body = toWireError(error, this.log, { session: this.session?.id, ...context })
     this.send(
       ref === undefined
         ? { type: 'error', error: body }
@@ -148,13 +144,14 @@ export class StreamConnection {
         error instanceof FerryError
           ? error
           : new FerryError(ErrorCode.BadRequest, 'messages must be JSON objects')
-      return this.fail(undefined, known)
+      return this.fail(undefined, known, { where: 'stream message' })
     }
     const ref = 'ref' in parsed ? parsed.ref : undefined
     try {
       await this.dispatch(parsed)
     } catch (error) {
-      this.fail(ref, error)
+      const callId = 'callId' in parsed ? parsed.callId : 'id' in parsed ? parsed.id : undefined
+      this.fail(ref, error, { where: `stream ${parsed.type}`, callId })
     }
   }
 

@@ -77,7 +77,20 @@ export type TranscriptEventBody =
       serverTool: string
       arguments: Record<string, unknown>
     }
-  | { type: 'confirmation.requested'; callId: string; tool: string; server: string }
+  | {
+      type: 'confirmation.requested'
+      callId: string
+      tool: string
+      server: string
+      /**
+       * What the question was about, so an "always" answer binds to it: the server's connection
+       * fingerprint (command, arguments, environment or URL and headers) and the tool's definition
+       * fingerprint (name, input schema, annotations). Absent in transcripts written before they
+       * were recorded; an "always" answer to such a question is not honoured.
+       */
+      serverFingerprint?: string
+      toolFingerprint?: string
+    }
   | { type: 'confirmation.resolved'; callId: string; outcome: ConfirmationOutcome }
   | { type: 'call.progress'; callId: string; progress: number; total?: number; message?: string }
   | {

@@ -4,8 +4,10 @@
 
 import { randomBytes } from 'node:crypto'
 import type { Ferry } from '../core/ferry.js'
-import { ErrorCode, FerryError } from '../errors.js'
+import { ErrorCode, FerryError, toFerryError } from '../errors.js'
+import type { Log } from '../log.js'
 import type { CallToolResult, ClientRef, ConfirmationOutcome } from '../protocol/index.js'
+import type { RegistryEntry } from '../tools/registry.js'
 import { UNANSWERABLE, type PermissionBroker, type ToolUnderCall } from './permission-broker.js'
 import type { Session } from './session.js'
 
@@ -24,6 +26,9 @@ export interface CallInput {
   answerers?: (() => number) | undefined
 }
 
+/** The call needed no confirmation. */
+const NOT_ASKED = 'not_asked'
+
 export const DENIED_RESULT: CallToolResult = {
   content: [{ type: 'text', text: 'denied by user' }],
   isError: true,
@@ -35,6 +40,7 @@ export class CallRunner {
   constructor(
     private readonly ferry: Ferry,
     private readonly broker: PermissionBroker,
+    private readonly log: Log,
   ) {}
 
   newCallId(): string {
@@ -70,6 +76,8 @@ export class CallRunner {
         server: entry.server,
         readOnlyHint: entry.annotations.readOnlyHint,
         serverTrusted: this.ferry.serverConfig(entry.server)?.trust === true,
+        serverFingerprint: entry.serverFingerprint,
+        toolFingerprint: entry.toolFingerprint,
       }
       const outcome = await this.confirm(session, callId, call, input, controller.signal)
       if (outcome === 'deny') {
@@ -79,6 +87,7 @@ export class CallRunner {
         )
         return { callId, result: DENIED_RESULT }
       }
+      if (outcome !== NOT_ASKED) this.unchangedSince(entry)
       const result = await this.ferry.call(entry, input.arguments, {
         signal: controller.signal,
         timeoutMs: input.timeoutMs,
@@ -102,24 +111,19 @@ export class CallRunner {
       await session.emit({ type: 'call.result', callId, result, display }, null)
       return { callId, result }
     } catch (error) {
-      const failure =
-        error instanceof FerryError
-          ? error
-          : new FerryError(ErrorCode.Internal, 'internal error', { cause: error })
-      if (failure.code === ErrorCode.ToolCancelled) {
-        await session.emit({ type: 'call.cancelled', callId }, null).catch(() => {})
-      } else {
-        await session
-          .emit(
-            {
+      const context = { where: 'call', session: session.id, callId }
+      const failure = toFerryError(error, this.log, context)
+      const end =
+        failure.code === ErrorCode.ToolCancelled
+          ? ({ type: 'call.cancelled', callId } as const)
+          : ({
               type: 'call.failed',
               callId,
               error: { code: failure.code, message: failure.message },
-            },
-            null,
-          )
-          .catch(() => {})
-      }
+            } as const)
+      await session
+        .emit(end, null)
+        .catch((unstored: unknown) => toFerryError(unstored, this.log, context))
       throw failure
     } finally {
       this.running.delete(callId)
@@ -136,14 +140,32 @@ export class CallRunner {
     this.broker.withdraw(callId)
   }
 
+  /**
+   * The answer was given about the tool as it was looked up; if its server reconnected with other
+   * settings or it changed its definition meanwhile, the call stops before reaching the server.
+   */
+  private unchangedSince(entry: RegistryEntry): void {
+    const now = this.ferry.lookup(entry.name)
+    if (
+      now.server !== entry.server ||
+      now.serverFingerprint !== entry.serverFingerprint ||
+      now.toolFingerprint !== entry.toolFingerprint
+    ) {
+      throw new FerryError(
+        ErrorCode.Conflict,
+        `${entry.name} changed while its confirmation was pending (its server's settings or its definition); it was not called, call it again to be asked about it as it is now`,
+      )
+    }
+  }
+
   private async confirm(
     session: Session,
     callId: string,
     call: ToolUnderCall,
     input: CallInput,
     signal: AbortSignal,
-  ): Promise<ConfirmationOutcome> {
-    if (!this.broker.needsConfirmation(session, call)) return 'allow_once'
+  ): Promise<ConfirmationOutcome | typeof NOT_ASKED> {
+    if (!(await this.broker.needsConfirmation(session, call))) return NOT_ASKED
     if (input.preapproved === true) {
       const asked = this.broker.ask(session, callId, call, input.client, true)
       await this.broker.answer(callId, 'allow_once', input.client).catch(() => {})

@@ -1,5 +1,6 @@
 // Confirmations: which calls need one, asking every attached client, first answer wins, and the
-// session-wide "always allow" grants that answers create.
+// session-wide "always allow" grants that answers create, each bound to what the question showed:
+// the server's connection fingerprint and, for a tool, its definition.
 
 import { ErrorCode, FerryError } from '../errors.js'
 import type { ClientRef, ConfirmationOutcome } from '../protocol/index.js'
@@ -11,6 +12,10 @@ export interface ToolUnderCall {
   server: string
   readOnlyHint: boolean | undefined
   serverTrusted: boolean
+  /** The server's connection fingerprint (command, arguments, environment; or URL and headers). */
+  serverFingerprint: string
+  /** The tool's definition fingerprint (name, input schema, annotations). */
+  toolFingerprint: string
 }
 
 /** A confirmation nobody can give any more: the caller cannot answer and every answerer left. */
@@ -22,25 +27,88 @@ interface Pending {
   call: ToolUnderCall
   callerCanAnswer: boolean
   resolve: (outcome: AskOutcome) => void
+  reject: (error: unknown) => void
+}
+
+/** What a grant was given for; undefined fingerprints (an old transcript) match nothing. */
+interface ServerGrant {
+  serverFingerprint: string | undefined
+}
+
+interface ToolGrant extends ServerGrant {
+  server: string
+  toolFingerprint: string | undefined
+}
+
+/** A question as recorded: what an "always" answer to it allows. */
+interface Asked extends ToolGrant {
+  tool: string
 }
 
 interface Grants {
-  tools: Set<string>
-  servers: Set<string>
+  /** By qualified tool name. */
+  tools: Map<string, ToolGrant>
+  /** By server name. */
+  servers: Map<string, ServerGrant>
 }
 
 /** Answers are remembered this long after the fact, to tell late clients who answered. */
 const RESOLVED_MEMORY = 1000
+
+const UNRECORDED = 'it was given before Ferry recorded what an "always" answer allows'
 
 export class PermissionBroker {
   private readonly grants = new Map<string, Grants>()
   private readonly pending = new Map<string, Pending>()
   private readonly resolved = new Map<string, { outcome: ConfirmationOutcome; by: ClientRef }>()
 
-  needsConfirmation(session: Session, call: ToolUnderCall): boolean {
+  /**
+   * Whether the call must be asked about. A grant that no longer matches the server or the tool
+   * lapses here: it is dropped and the transcript gets a notice saying why.
+   */
+  async needsConfirmation(session: Session, call: ToolUnderCall): Promise<boolean> {
     if (call.serverTrusted || call.readOnlyHint === true) return false
     const grants = this.grants.get(session.id)
-    return !(grants?.tools.has(call.tool) || grants?.servers.has(call.server))
+    if (grants === undefined) return true
+    const lapses: string[] = []
+    let granted = false
+    const server = grants.servers.get(call.server)
+    if (server !== undefined) {
+      if (server.serverFingerprint === call.serverFingerprint) granted = true
+      else {
+        grants.servers.delete(call.server)
+        lapses.push(
+          `the "always allow" for server "${call.server}" lapsed: ${
+            server.serverFingerprint === undefined
+              ? UNRECORDED
+              : 'its command or connection settings changed'
+          }`,
+        )
+      }
+    }
+    const tool = grants.tools.get(call.tool)
+    if (tool !== undefined) {
+      const why =
+        tool.serverFingerprint === undefined || tool.toolFingerprint === undefined
+          ? UNRECORDED
+          : tool.server !== call.server || tool.serverFingerprint !== call.serverFingerprint
+            ? `its server "${call.server}" changed its command or connection settings`
+            : tool.toolFingerprint !== call.toolFingerprint
+              ? 'the server changed its definition (input schema or annotations)'
+              : undefined
+      if (why === undefined) granted = true
+      else {
+        grants.tools.delete(call.tool)
+        lapses.push(`the "always allow" for tool ${call.tool} lapsed: ${why}`)
+      }
+    }
+    for (const message of lapses) {
+      await session.emit(
+        { type: 'notice', level: 'warning', message: `${message}; it is asked about again` },
+        null,
+      )
+    }
+    return !granted
   }
 
   /** Records the request and resolves with the first answer any client gives. */
@@ -51,13 +119,27 @@ export class PermissionBroker {
     client: ClientRef,
     callerCanAnswer = false,
   ): Promise<AskOutcome> {
-    const outcome = new Promise<AskOutcome>((resolve) => {
-      this.pending.set(callId, { session, call, callerCanAnswer, resolve })
+    const outcome = new Promise<AskOutcome>((resolve, reject) => {
+      this.pending.set(callId, { session, call, callerCanAnswer, resolve, reject })
     })
-    await session.emit(
-      { type: 'confirmation.requested', callId, tool: call.tool, server: call.server },
-      client,
-    )
+    // Rejected only when the answer cannot be recorded; the caller awaits it below or has failed.
+    outcome.catch(() => {})
+    try {
+      await session.emit(
+        {
+          type: 'confirmation.requested',
+          callId,
+          tool: call.tool,
+          server: call.server,
+          serverFingerprint: call.serverFingerprint,
+          toolFingerprint: call.toolFingerprint,
+        },
+        client,
+      )
+    } catch (error) {
+      this.pending.delete(callId)
+      throw error
+    }
     return outcome
   }
 
@@ -76,17 +158,23 @@ export class PermissionBroker {
     }
     this.pending.delete(callId)
     this.remember(callId, { outcome, by })
+    try {
+      await pending.session.emit({ type: 'confirmation.resolved', callId, outcome }, by)
+    } catch (error) {
+      // An answer that cannot be recorded grants nothing and ends the call; it never runs unrecorded.
+      pending.reject(error)
+      throw error
+    }
     this.grant(pending.session, outcome, pending.call)
-    await pending.session.emit({ type: 'confirmation.resolved', callId, outcome }, by)
     pending.resolve(outcome)
   }
 
   /** The call ended another way (cancelled) while waiting: nobody can answer it any more. */
-  withdraw(callId: string, outcome: ConfirmationOutcome = 'deny'): void {
+  withdraw(callId: string): void {
     const pending = this.pending.get(callId)
     if (pending === undefined) return
     this.pending.delete(callId)
-    pending.resolve(outcome)
+    pending.resolve('deny')
   }
 
   /** Every client that could answer left `session`: questions only they could answer end. */
@@ -98,20 +186,19 @@ export class PermissionBroker {
     }
   }
 
-  isPending(callId: string): boolean {
-    return this.pending.has(callId)
-  }
-
-  /** Rebuilds a session's "always allow" grants from its transcript (after a restart). */
+  /**
+   * Rebuilds a session's "always allow" grants from its transcript (after a restart), bound to the
+   * fingerprints each question recorded; a question recorded without them grants nothing that holds.
+   */
   restore(session: Session): void {
-    const asked = new Map<string, ToolUnderCall>()
+    const asked = new Map<string, Asked>()
     for (const event of session.eventsAfter(0)) {
       if (event.type === 'confirmation.requested') {
         asked.set(event.callId, {
           tool: event.tool,
           server: event.server,
-          readOnlyHint: undefined,
-          serverTrusted: false,
+          serverFingerprint: event.serverFingerprint,
+          toolFingerprint: event.toolFingerprint,
         })
       } else if (event.type === 'confirmation.resolved') {
         const call = asked.get(event.callId)
@@ -120,11 +207,18 @@ export class PermissionBroker {
     }
   }
 
-  private grant(session: Session, outcome: ConfirmationOutcome, call: ToolUnderCall): void {
+  private grant(session: Session, outcome: ConfirmationOutcome, call: Asked): void {
     if (outcome !== 'allow_tool' && outcome !== 'allow_server') return
-    const grants = this.grants.get(session.id) ?? { tools: new Set(), servers: new Set() }
-    if (outcome === 'allow_tool') grants.tools.add(call.tool)
-    else grants.servers.add(call.server)
+    const grants = this.grants.get(session.id) ?? { tools: new Map(), servers: new Map() }
+    if (outcome === 'allow_tool') {
+      grants.tools.set(call.tool, {
+        server: call.server,
+        serverFingerprint: call.serverFingerprint,
+        toolFingerprint: call.toolFingerprint,
+      })
+    } else {
+      grants.servers.set(call.server, { serverFingerprint: call.serverFingerprint })
+    }
     this.grants.set(session.id, grants)
   }
 

@@ -3,8 +3,8 @@
 
 import type { Ferry } from '../core/ferry.js'
 import type { Log } from '../log.js'
-import type { CallToolResult, TranscriptEventBody } from '../protocol/index.js'
-import { CallRunner, type CallInput } from './call-runner.js'
+import type { TranscriptEventBody } from '../protocol/index.js'
+import { CallRunner } from './call-runner.js'
 import { PermissionBroker } from './permission-broker.js'
 import type { Session } from './session.js'
 import { SessionManager } from './session-manager.js'
@@ -22,7 +22,7 @@ export class Sessions {
     ferry: Ferry,
     log: Log,
   ) {
-    this.runner = new CallRunner(ferry, this.broker)
+    this.runner = new CallRunner(ferry, this.broker, log)
     const toWorkspace = (body: TranscriptEventBody) => {
       for (const session of manager.all()) {
         if (session.meta.workspace !== workspace) continue
@@ -58,18 +58,6 @@ export class Sessions {
   /** The named session, or the workspace's default one. */
   async resolve(id: string | undefined): Promise<Session> {
     return id === undefined ? this.manager.defaultFor(this.workspace) : this.manager.get(id)
-  }
-
-  async call(
-    sessionId: string | undefined,
-    input: Omit<CallInput, 'answerers'>,
-  ): Promise<{ callId: string; result: CallToolResult; session: Session }> {
-    const session = await this.resolve(sessionId)
-    const done = await this.runner.run(session, {
-      ...input,
-      answerers: () => session.answererCount(),
-    })
-    return { ...done, session }
   }
 
   close(): Promise<void> {

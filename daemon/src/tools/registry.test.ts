@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/client'
 import { describe, expect, it } from 'vitest'
 import type { ServerConfig } from '../config/types.js'
-import { buildRegistry, isModelVisible, toToolInfo } from './registry.js'
+import { buildRegistry, isModelVisible, toToolInfo, toolFingerprint } from './registry.js'
 
 const config = (name: string, filters: Partial<ServerConfig> = {}) =>
   ({ name, includeTools: undefined, excludeTools: undefined, ...filters }) as ServerConfig
@@ -13,6 +13,7 @@ describe('buildRegistry', () => {
     const [entry] = buildRegistry([
       {
         config: config('s'),
+        fingerprint: 'f',
         appsSupported: false,
         tools: [
           tool('t', {
@@ -38,6 +39,7 @@ describe('buildRegistry', () => {
     const entries = buildRegistry([
       {
         config: config('s', { includeTools: ['a', 'b'], excludeTools: ['b'] }),
+        fingerprint: 'f',
         appsSupported: false,
         tools: [tool('a'), tool('b'), tool('c')],
       },
@@ -54,21 +56,64 @@ describe('App resources and visibility', () => {
 
   it('keeps ui:// resources only when the server declares the Apps extension', () => {
     const [withApps] = buildRegistry([
-      { config: config('s'), appsSupported: true, tools: appTools },
+      { config: config('s'), fingerprint: 'f', appsSupported: true, tools: appTools },
     ])
     const [without] = buildRegistry([
-      { config: config('s'), appsSupported: false, tools: appTools },
+      { config: config('s'), fingerprint: 'f', appsSupported: false, tools: appTools },
     ])
     expect(withApps?.uiResourceUri).toBe('ui://s/chart')
     expect(without?.uiResourceUri).toBeNull()
   })
 
   it('marks app-only tools as not model-visible and leaves visibility out of ToolInfo', () => {
-    const entries = buildRegistry([{ config: config('s'), appsSupported: true, tools: appTools }])
+    const entries = buildRegistry([
+      { config: config('s'), fingerprint: 'f', appsSupported: true, tools: appTools },
+    ])
     expect(entries.map((entry) => [entry.tool, entry.visibility, isModelVisible(entry)])).toEqual([
       ['chart', ['model', 'app'], true],
       ['refresh', ['app'], false],
     ])
     expect(toToolInfo(entries[0] as (typeof entries)[0])).not.toHaveProperty('visibility')
+  })
+
+  it('carries the server and tool fingerprints, and leaves them out of ToolInfo', () => {
+    const [entry] = buildRegistry([
+      { config: config('s'), fingerprint: 'f', appsSupported: false, tools: [tool('t')] },
+    ])
+    expect(entry?.serverFingerprint).toBe('f')
+    expect(entry?.toolFingerprint).toBe(toolFingerprint(tool('t')))
+    const info = toToolInfo(entry as NonNullable<typeof entry>)
+    expect(info).not.toHaveProperty('serverFingerprint')
+    expect(info).not.toHaveProperty('toolFingerprint')
+  })
+})
+
+describe('toolFingerprint', () => {
+  const base = tool('t', {
+    description: 'does t',
+    inputSchema: { type: 'object', properties: { a: { type: 'string' } } },
+    annotations: { readOnlyHint: false, title: 'Tee' },
+  })
+
+  it('changes with the name, the input schema or the annotations', () => {
+    const variants = [
+      { ...base, name: 'u' },
+      { ...base, inputSchema: { type: 'object', properties: { b: { type: 'string' } } } },
+      { ...base, annotations: { readOnlyHint: false, destructiveHint: true, title: 'Tee' } },
+      { ...base, annotations: undefined },
+    ] as Tool[]
+    const prints = new Set([base, ...variants].map(toolFingerprint))
+    expect(prints.size).toBe(variants.length + 1)
+  })
+
+  it('ignores key order, the description and the title', () => {
+    const reordered = {
+      annotations: { title: 'Tee', readOnlyHint: false },
+      inputSchema: { properties: { a: { type: 'string' } }, type: 'object' },
+      name: 't',
+      description: 'does something else',
+      title: 'Another title',
+    } as Tool
+    expect(toolFingerprint(reordered)).toBe(toolFingerprint(base))
   })
 })

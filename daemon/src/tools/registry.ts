@@ -1,14 +1,19 @@
 // The tool registry: every ready server's tools under qualified names, filtered by each server's
-// includeTools/excludeTools (exclude wins), with annotations, App resource URIs and visibility kept.
+// includeTools/excludeTools (exclude wins), with annotations, App resource URIs, visibility and the
+// fingerprints a confirmation grant binds to.
 
+import { createHash } from 'node:crypto'
 import type { Tool } from '@modelcontextprotocol/client'
 import { readToolUi, type ToolVisibility } from '../apps/tool-ui.js'
+import { canonicalJson } from '../config/fingerprint.js'
 import type { ServerConfig } from '../config/types.js'
 import type { ToolAnnotations, ToolInfo } from '../protocol/index.js'
 import { qualifyNames } from './qualified-names.js'
 
 export interface ToolSource {
   config: ServerConfig
+  /** The connection fingerprint of the server the tools were listed by. */
+  fingerprint: string
   tools: readonly Tool[]
   /** The server declared the MCP Apps extension, so its tools' App resources count. */
   appsSupported: boolean
@@ -19,6 +24,16 @@ export interface RegistryEntry extends ToolInfo {
   definition: Tool
   /** Who may call it; without `model` it is offered to neither models nor the CLI. */
   visibility: ToolVisibility[]
+  /** The server's connection fingerprint when the tool was listed. */
+  serverFingerprint: string
+  /** See `toolFingerprint`. */
+  toolFingerprint: string
+}
+
+/** A hash of what a tool is: its name, input schema and annotations, as the server listed them. */
+export function toolFingerprint(tool: Tool): string {
+  const shape = { name: tool.name, inputSchema: tool.inputSchema, annotations: tool.annotations }
+  return createHash('sha256').update(canonicalJson(shape)).digest('hex')
 }
 
 export function isToolAllowed(config: ServerConfig, tool: string): boolean {
@@ -53,10 +68,15 @@ export function buildRegistry(sources: readonly ToolSource[]): RegistryEntry[] {
     return source.tools
       .filter((tool) => !seen.has(tool.name) && seen.add(tool.name))
       .filter((tool) => isToolAllowed(source.config, tool.name))
-      .map((tool) => ({ server: source.config.name, tool, apps: source.appsSupported }))
+      .map((tool) => ({
+        server: source.config.name,
+        fingerprint: source.fingerprint,
+        tool,
+        apps: source.appsSupported,
+      }))
   })
   const names = qualifyNames(picked.map(({ server, tool }) => ({ server, tool: tool.name })))
-  return picked.map(({ server, tool, apps }, i) => {
+  return picked.map(({ server, fingerprint, tool, apps }, i) => {
     const ui = readToolUi(tool, apps)
     return {
       name: names[i] as string,
@@ -69,11 +89,19 @@ export function buildRegistry(sources: readonly ToolSource[]): RegistryEntry[] {
       uiResourceUri: ui.resourceUri,
       definition: tool,
       visibility: ui.visibility,
+      serverFingerprint: fingerprint,
+      toolFingerprint: toolFingerprint(tool),
     }
   })
 }
 
 export function toToolInfo(entry: RegistryEntry): ToolInfo {
-  const { definition: _definition, visibility: _visibility, ...info } = entry
+  const {
+    definition: _definition,
+    visibility: _visibility,
+    serverFingerprint: _server,
+    toolFingerprint: _tool,
+    ...info
+  } = entry
   return info
 }
