@@ -160,6 +160,9 @@ describe('text from servers on a terminal', () => {
     await term.waitForScreen('the header to say connected', (s) => s.includes('● connected'))
 
     expect((await daemon.cli(['call', tool])).code).toBe(0)
+    await term.waitForScreen('the call', (s) => s.includes(`✓ ${tool} {}`))
+    expect(await title()).toBe(titleBefore)
+    expect(await term.tmux('list-buffers')).toBe('')
     await term.waitForScreen('the hostile result', (s) => s.includes(`  ${HOSTILE_SHOWN}`))
     // Nobody else can answer: this screen asks, naming the server as it is.
     const asking = daemon.cli(['call', fail])
