@@ -25,6 +25,9 @@ afterEach(async () => {
 const SERVER = `fx\u001b]0;${HOSTILE_TITLE}\u0007`
 /** How the CLI shows SERVER. */
 const SERVER_SHOWN = `fx␛]0;${HOSTILE_TITLE}␇`
+/** A caller's label: any client of the API names itself. */
+const LABEL = `api\u001b]0;${HOSTILE_TITLE}\u0007`
+const LABEL_SHOWN = `api␛]0;${HOSTILE_TITLE}␇`
 /** How the CLI shows the start of HOSTILE_TEXT. */
 const HOSTILE_SHOWN = `hostile: ␛]52;c;cHduZWQ=␇ ␛]0;${HOSTILE_TITLE}␇ ␛]8;;https://evil.example/␛\\link`
 
@@ -36,6 +39,17 @@ async function hostileDaemon(): Promise<{ daemon: TestDaemon; tool: string; fail
   const tools = (await (await daemon.api('/tools')).json()) as ToolInfo[]
   const name = (tool: string) => tools.find((entry) => entry.tool === tool)?.name ?? tool
   return { daemon, tool: name('hostile'), fail: name('fail') }
+}
+
+/** Calls `tool` through the API under the hostile LABEL; resolves once the call has ended. */
+async function callAsLabel(daemon: TestDaemon, tool: string): Promise<void> {
+  const response = await daemon.api('/call', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ tool, client: { kind: 'api', label: LABEL } }),
+  })
+  expect(response.status).toBe(200)
+  await response.text()
 }
 
 /** What a terminal showed, with the pseudo-terminal's CR LF line ends as LF. */
@@ -111,7 +125,7 @@ describe('text from servers on a terminal', () => {
 
   it('ferry attach --plain and --json show a hostile call visibly and as escaped JSON', async () => {
     const { daemon, tool } = await hostileDaemon()
-    expect((await daemon.cli(['call', tool])).code).toBe(0)
+    await callAsLabel(daemon, tool)
     const follow = async (mode: string) => {
       const attach = startInPty(daemon, ['attach', mode])
       await attach.waitForOutput('the result', (text) => text.includes('call.result'))
@@ -121,6 +135,7 @@ describe('text from servers on a terminal', () => {
     expect(controlCharacters(plain.bytes)).toEqual([])
     const lines = shown(plain.bytes).split('\n')
     expect(lines.find((line) => line.includes(' server.status '))).toContain(SERVER_SHOWN)
+    expect(lines.find((line) => line.includes(' call.requested '))).toContain(`(${LABEL_SHOWN})`)
     expect(lines.find((line) => line.includes(' call.progress '))).toContain(HOSTILE_SHOWN)
     // The result's content is printed as JSON, with C1 escaped the same way.
     expect(lines.find((line) => line.includes(' call.result '))).toContain(
@@ -159,11 +174,14 @@ describe('text from servers on a terminal', () => {
     const titleBefore = await title()
     await term.waitForScreen('the header to say connected', (s) => s.includes('● connected'))
 
-    expect((await daemon.cli(['call', tool])).code).toBe(0)
+    await callAsLabel(daemon, tool)
     await term.waitForScreen('the call', (s) => s.includes(`✓ ${tool} {}`))
     expect(await title()).toBe(titleBefore)
     expect(await term.tmux('list-buffers')).toBe('')
-    await term.waitForScreen('the hostile result', (s) => s.includes(`  ${HOSTILE_SHOWN}`))
+    const result = await term.waitForScreen('the hostile result', (s) =>
+      s.includes(`  ${HOSTILE_SHOWN}`),
+    )
+    expect(result).toMatch(new RegExp(`✓ ${tool} \\{\\} +${escapeRegExp(LABEL_SHOWN)} `))
     // Nobody else can answer: this screen asks, naming the server as it is.
     const asking = daemon.cli(['call', fail])
     const screen = await term.waitForScreen('the confirmation', (s) =>
