@@ -17,6 +17,25 @@ export default tseslint.config(
     },
   },
   {
+    // Text on the attach screen goes through its own Text, which shows control characters visibly.
+    files: ['daemon/src/cli/tui/**/*.{ts,tsx}'],
+    ignores: ['daemon/src/cli/tui/Text.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'ink',
+              importNames: ['Text', 'Static', 'Transform'],
+              message: "Use ./Text.js: it keeps a server's control characters off the terminal.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['webshell/**/*.{js,ts,tsx}', 'sandbox-proxy/**/*.{js,ts}'],
     languageOptions: { globals: { ...globals.browser } },
   },

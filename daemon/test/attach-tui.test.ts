@@ -1,105 +1,14 @@
 // The full-screen `ferry attach` in a real terminal: tmux runs it on a private server, the test
 // types with `send-keys` and reads the screen with `capture-pane`.
 
-import { execFile } from 'node:child_process'
-import { rm } from 'node:fs/promises'
-import { promisify } from 'node:util'
 import { afterEach, describe, expect, it } from 'vitest'
-import {
-  cleanup,
-  ferryBin,
-  fixture,
-  startDaemon,
-  tempDir,
-  waitFor,
-  type TestDaemon,
-} from './harness.js'
+import { cleanup, fixture, startDaemon, waitFor, type TestDaemon } from './harness.js'
+import { closeTerminal, openTerminal } from './terminal.js'
 
-const exec = promisify(execFile)
-
-/** The running test's tmux server: its socket name and the directory that holds the socket. */
-let tmuxServer: { socket: string; env: NodeJS.ProcessEnv; dir: string } | undefined
 afterEach(async () => {
-  const server = tmuxServer
-  tmuxServer = undefined
-  if (server !== undefined) {
-    await exec('tmux', ['-L', server.socket, 'kill-server'], { env: server.env }).catch(() => {})
-    await rm(server.dir, { recursive: true, force: true })
-  }
+  await closeTerminal()
   await cleanup()
 })
-
-interface Terminal {
-  /** Types text literally. */
-  type(text: string): Promise<void>
-  /** Presses keys by tmux name: Enter, Tab, C-c… */
-  press(...keys: string[]): Promise<void>
-  screen(): Promise<string>
-  waitForScreen(what: string, test: (screen: string) => boolean): Promise<string>
-}
-
-/** `ferry attach` (or another command) in a 120×40 tmux pane; the shell reports its exit code. */
-async function openTerminal(
-  daemon: TestDaemon,
-  args: string[] = [],
-  command: string[] = ['attach'],
-): Promise<Terminal> {
-  await exec('tmux', ['-V']).catch((error: unknown) => {
-    throw new Error('these tests drive a real terminal through tmux: apt-get install -y tmux', {
-      cause: error,
-    })
-  })
-  const name = `ferry-tui-${process.pid}-${Date.now()}`
-  // A private server (-L) whose socket sits in a directory of its own, removed afterwards.
-  const dir = await tempDir('ferry-tmux-')
-  // CI=true makes Ink draw only a final frame unless the attach screen undoes it: it stays set so
-  // that this test proves the screen works there too.
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    TMUX_TMPDIR: dir,
-    CI: 'true',
-    TERM: 'xterm-256color',
-  }
-  delete env.TMUX
-  tmuxServer = { socket: name, env, dir }
-  const tmux = (...rest: string[]) =>
-    exec('tmux', ['-L', name, '-f', '/dev/null', ...rest], { env })
-  const line = [process.execPath, ferryBin, '--state-dir', daemon.stateDir, ...command, ...args]
-    .map((word) => `'${word}'`)
-    .join(' ')
-  await tmux(
-    'new-session',
-    '-d',
-    '-s',
-    name,
-    '-x',
-    '120',
-    '-y',
-    '40',
-    `${line}; echo "ferry exited with $?"; sleep 60`,
-  )
-  const screen = async () => (await tmux('capture-pane', '-p', '-t', name)).stdout
-  return {
-    type: async (text) => void (await tmux('send-keys', '-t', name, '-l', text)),
-    press: async (...keys) => void (await tmux('send-keys', '-t', name, ...keys)),
-    screen,
-    async waitForScreen(what, test) {
-      let last = ''
-      try {
-        return await waitFor(
-          async () => {
-            last = await screen()
-            return test(last) ? last : undefined
-          },
-          10_000,
-          what,
-        )
-      } catch (error) {
-        throw new Error(`${(error as Error).message}\n--- screen ---\n${last}`)
-      }
-    },
-  }
-}
 
 /** The daemon with a fixture server whose non-read-only tools need a confirmation. */
 async function untrustedDaemon(): Promise<TestDaemon> {

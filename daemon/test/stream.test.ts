@@ -141,7 +141,7 @@ describe('the session stream', () => {
     const terminal = await openStream(daemon)
     terminal.send({ type: 'hello', client: { kind: 'attach', label: 'terminal one' } })
     terminal.send({ type: 'subscribe' })
-    const watcher = attachJson(daemon, ['--read-only'])
+    const watcher = attachJson(daemon)
     await waitFor(() => terminal.messages.some((m) => m.type === 'subscribed') || undefined)
     const call = daemon.cli(['call', 'mcp_fx_slow', '{"steps":1,"delayMs":1}'])
     const asked = await waitFor(

@@ -1,10 +1,12 @@
 // ferry attach --plain / --json: the session's events as lines on stdout, for pipes and logs.
 // Detaching (Ctrl-C) leaves the session running; a daemon restart is ridden out by reconnecting.
 // An MCP App's HTML is never printed: it is for the WebShell's sandbox, not for terminals or logs.
+// It never answers confirmations, so it never counts as a client that could.
 
 import type { DisplayResult, TranscriptEvent } from '../protocol/index.js'
 import type { CliContext } from './context.js'
 import { StreamClient } from './stream-client.js'
+import { jsonText } from './terminal-text.js'
 
 export function describeEvent(event: TranscriptEvent): string {
   const time = event.time.slice(11, 19)
@@ -12,7 +14,7 @@ export function describeEvent(event: TranscriptEvent): string {
   const head = `#${event.seq} ${time} ${event.type}`
   switch (event.type) {
     case 'call.requested':
-      return `${head} ${event.callId} ${event.tool} ${JSON.stringify(event.arguments)}${who}`
+      return `${head} ${event.callId} ${event.tool} ${jsonText(event.arguments)}${who}`
     case 'confirmation.requested':
       return `${head} ${event.callId} ${event.tool} on "${event.server}" needs a confirmation`
     case 'confirmation.resolved':
@@ -20,7 +22,7 @@ export function describeEvent(event: TranscriptEvent): string {
     case 'call.progress':
       return `${head} ${event.callId} ${event.progress}${event.total === undefined ? '' : `/${event.total}`}${event.message ? ` ${event.message}` : ''}`
     case 'call.result':
-      return `${head} ${event.callId}${event.result.isError === true ? ' error' : ''} ${JSON.stringify(event.result.content ?? null).slice(0, 200)}${displayNote(event.display)}`
+      return `${head} ${event.callId}${event.result.isError === true ? ' error' : ''} ${jsonText(event.result.content ?? null).slice(0, 200)}${displayNote(event.display)}`
     case 'call.failed':
       return `${head} ${event.callId} ${event.error.code}: ${event.error.message}`
     case 'call.cancelled':
@@ -48,7 +50,7 @@ export function eventForJson(event: TranscriptEvent): unknown {
 export function attachPlain(
   ctx: CliContext,
   session: string | undefined,
-  options: { json: boolean; readOnly: boolean },
+  options: { json: boolean },
 ): Promise<number> {
   return new Promise((resolve) => {
     const client = new StreamClient({
@@ -58,7 +60,7 @@ export function attachPlain(
       // A line printer has no way to answer a confirmation: never count it as an answerer.
       readOnly: true,
       onEvent: (event) =>
-        ctx.out(options.json ? JSON.stringify(eventForJson(event)) : describeEvent(event)),
+        ctx.out(options.json ? jsonText(eventForJson(event)) : describeEvent(event)),
       onStatus: (status) => ctx.err(`ferry: ${status}`),
       onFatal: (message) => {
         ctx.err(`ferry: ${message}`)

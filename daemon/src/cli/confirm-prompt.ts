@@ -3,6 +3,7 @@
 
 import { createInterface } from 'node:readline/promises'
 import type { ConfirmationOutcome } from '../protocol/index.js'
+import { terminalText } from './terminal-text.js'
 
 const choices: Record<string, ConfirmationOutcome> = {
   o: 'allow_once',
@@ -20,15 +21,12 @@ export async function promptConfirmation(
   server: string,
 ): Promise<ConfirmationOutcome> {
   const rl = createInterface({ input: process.stdin, output: process.stderr })
+  const question = terminalText(
+    `Allow ${tool} on "${server}"? [o]nce, always this [t]ool, always this [s]erver, [d]eny: `,
+  )
   try {
     for (;;) {
-      const answer = (
-        await rl.question(
-          `Allow ${tool} on "${server}"? [o]nce, always this [t]ool, always this [s]erver, [d]eny: `,
-        )
-      )
-        .trim()
-        .toLowerCase()
+      const answer = (await rl.question(question)).trim().toLowerCase()
       const outcome = choices[answer.slice(0, 1)]
       if (outcome !== undefined) return outcome
     }

@@ -1,7 +1,9 @@
 // What every command needs to know about where it runs: state directory, config file, output.
+// Output goes through terminalText, so no control sequence from a server reaches the terminal.
 
 import { homedir } from 'node:os'
 import { resolveStateDir } from '../daemon/state-dir.js'
+import { terminalText } from './terminal-text.js'
 
 export interface CliContext {
   stateDir: string
@@ -27,7 +29,7 @@ export function cliContext(options: GlobalOptions): CliContext {
     cwd: process.cwd(),
     env,
     homeDir: homedir(),
-    out: (text) => process.stdout.write(`${text}\n`),
-    err: (text) => process.stderr.write(`${text}\n`),
+    out: (text) => process.stdout.write(`${terminalText(text)}\n`),
+    err: (text) => process.stderr.write(`${terminalText(text)}\n`),
   }
 }

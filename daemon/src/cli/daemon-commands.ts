@@ -13,6 +13,7 @@ import { ensurePrivateDir } from '../daemon/state-dir.js'
 import type { StatusResponse } from '../protocol/index.js'
 import type { CliContext } from './context.js'
 import { connectDaemon, notRunning } from './daemon-client.js'
+import { jsonText } from './terminal-text.js'
 
 export interface ServeOptions {
   /** Absent unless given, so the daemon can try the previous run's port first. */
@@ -148,7 +149,7 @@ export async function status(ctx: CliContext, json: boolean): Promise<number> {
   if (info === undefined || !isAlive(info.pid)) throw notRunning(ctx.stateDir)
   const body = await (await connectDaemon(ctx.stateDir)).get<StatusResponse>('/status')
   if (json) {
-    ctx.out(JSON.stringify(body, null, 2))
+    ctx.out(jsonText(body, 2))
     return 0
   }
   ctx.out(`Ferry ${body.version} running (pid ${body.pid}) at ${body.url}`)

@@ -1,8 +1,11 @@
 // Plain-text renderings for the terminal: server and tool tables, and a tool result as text.
 
 import type { CallToolResult, ServerInfo, ToolInfo } from '../protocol/index.js'
+import { jsonText, terminalText } from './terminal-text.js'
 
-function table(rows: string[][]): string {
+function table(cells: string[][]): string {
+  // Cells are made visible first, so the columns line up as they are shown.
+  const rows = cells.map((row) => row.map(terminalText))
   const widths: number[] = []
   for (const row of rows)
     row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)))
@@ -64,7 +67,7 @@ export function formatResult(result: CallToolResult): string {
   const content = Array.isArray(result.content) ? (result.content as Record<string, unknown>[]) : []
   const parts = content.map(describeBlock)
   if (result.structuredContent !== undefined && parts.length === 0) {
-    parts.push(JSON.stringify(result.structuredContent, null, 2))
+    parts.push(jsonText(result.structuredContent, 2))
   }
   return parts.join('\n')
 }

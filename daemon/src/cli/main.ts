@@ -6,6 +6,7 @@ import { FerryError } from '../errors.js'
 import { version } from '../version.js'
 import { cliContext, type CliContext, type GlobalOptions } from './context.js'
 import type { ServeOptions } from './daemon-commands.js'
+import { terminalText } from './terminal-text.js'
 
 // Commands load their modules on demand: `ferry call` should not pay for the daemon's imports.
 const daemonCommands = () => import('./daemon-commands.js')
@@ -167,9 +168,14 @@ export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) =
     .command('attach')
     .description("follow a session live (default: this workspace's default session)")
     .argument('[session]', 'session id')
-    .option('--plain', 'print events as lines (for pipes and logs)')
-    .option('--json', 'print each event as one JSON line')
-    .option('--read-only', 'attach without the ability to call or answer')
+    .option('--plain', 'print events as lines (for pipes and logs); never answers confirmations')
+    .option('--json', 'print each event as one JSON line; never answers confirmations')
+    .addOption(
+      new Option(
+        '--read-only',
+        'full screen only: watch without the ability to call, cancel or answer',
+      ).conflicts(['plain', 'json']),
+    )
     .action(
       (
         session: string | undefined,
@@ -183,7 +189,6 @@ export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) =
           }
           return (await import('./attach-plain.js')).attachPlain(c, session, {
             json: options.json === true,
-            readOnly: options.readOnly === true,
           })
         }),
     )
@@ -221,9 +226,10 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? EXIT_OK : EXIT_FAILURE
     }
-    process.stderr.write(
-      `ferry: ${error instanceof FerryError || error instanceof Error ? error.message : String(error)}\n`,
-    )
+    // The message may quote a server (its error, its stderr): shown with control characters visible.
+    const message =
+      error instanceof FerryError || error instanceof Error ? error.message : String(error)
+    process.stderr.write(`ferry: ${terminalText(message)}\n`)
     return EXIT_FAILURE
   }
 }

@@ -15,10 +15,11 @@ import type { CliContext } from './context.js'
 import { canPrompt, promptConfirmation } from './confirm-prompt.js'
 import { connectDaemon } from './daemon-client.js'
 import { formatResult, formatServers, formatTools } from './format.js'
+import { jsonText } from './terminal-text.js'
 
 export async function servers(ctx: CliContext, json: boolean): Promise<number> {
   const list = await (await connectDaemon(ctx.stateDir)).get<ServerInfo[]>('/servers')
-  ctx.out(json ? JSON.stringify(list, null, 2) : formatServers(list))
+  ctx.out(json ? jsonText(list, 2) : formatServers(list))
   return 0
 }
 
@@ -31,7 +32,7 @@ export async function tools(
   if (options.refresh) query.set('refresh', 'true')
   const suffix = query.size > 0 ? `?${query}` : ''
   const list = await (await connectDaemon(ctx.stateDir)).get<ToolInfo[]>(`/tools${suffix}`)
-  ctx.out(options.json ? JSON.stringify(list, null, 2) : formatTools(list))
+  ctx.out(options.json ? jsonText(list, 2) : formatTools(list))
   return 0
 }
 
@@ -72,7 +73,7 @@ export async function call(
     }
   })
   if (result === undefined) throw new FerryError(ErrorCode.Internal, 'the daemon sent no result')
-  ctx.out(options.json ? JSON.stringify(result) : formatResult(result))
+  ctx.out(options.json ? jsonText(result) : formatResult(result))
   if (result.isError === true) {
     ctx.err(`ferry: ${tool} returned an error`)
     return 1

@@ -3,6 +3,7 @@
 import type { SessionInfo } from '../protocol/index.js'
 import type { CliContext } from './context.js'
 import { connectDaemon } from './daemon-client.js'
+import { jsonText } from './terminal-text.js'
 
 function describe(session: SessionInfo): string {
   const flags = [
@@ -16,7 +17,7 @@ function describe(session: SessionInfo): string {
 
 export async function listSessions(ctx: CliContext, json: boolean): Promise<number> {
   const list = await (await connectDaemon(ctx.stateDir)).get<SessionInfo[]>('/sessions')
-  ctx.out(json ? JSON.stringify(list, null, 2) : list.map(describe).join('\n') || 'No sessions.')
+  ctx.out(json ? jsonText(list, 2) : list.map(describe).join('\n') || 'No sessions.')
   return 0
 }
 

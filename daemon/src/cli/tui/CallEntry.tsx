@@ -1,10 +1,11 @@
 // One call in the feed: tool, arguments and caller on one line, then its confirmation, progress
 // and result, each on lines of their own.
 
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
 import { callRows, STATE_MARKS, type RowTone } from './entry-rows.js'
 import type { CallEntry as Call } from './fold-events.js'
 import { ProgressBar } from './ProgressBar.js'
+import { Text } from './Text.js'
 
 const TONES: Record<RowTone, { color?: string; dimColor?: boolean }> = {
   normal: {},

@@ -1,7 +1,7 @@
 // The prompt at the bottom: a one-line editor with history and Tab completion, and a hint line.
 // While a confirmation waits, keys go to it whenever the line is empty.
 
-import { Box, Text, useInput } from 'ink'
+import { Box, useInput } from 'ink'
 import { useRef, useState } from 'react'
 import { useAttach } from './attach-context.js'
 import { completeInput } from './complete-input.js'
@@ -14,6 +14,7 @@ import {
   viewport,
   type LineState,
 } from './line-editor.js'
+import { Text } from './Text.js'
 
 export function CommandLine(props: {
   /** A confirmation waits for an answer. */

@@ -2,10 +2,11 @@
 // answers it for every attached client. Keys answer only while the prompt line is empty, so a
 // command being typed when the question arrives cannot answer it by accident.
 
-import { Box, Text, useInput } from 'ink'
+import { Box, useInput } from 'ink'
 import { useAttach } from './attach-context.js'
 import type { CallEntry } from './fold-events.js'
 import { OUTCOME_KEYS, outcomeForKey } from './outcome-keys.js'
+import { Text } from './Text.js'
 
 export function ConfirmationPrompt(props: { call: CallEntry; more: number; active: boolean }) {
   const { call, more } = props

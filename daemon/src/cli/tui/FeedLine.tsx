@@ -1,7 +1,7 @@
 // A one-line entry: a server status change, a notice, or something this terminal said.
 
-import { Text } from 'ink'
 import type { LineEntry } from './fold-events.js'
+import { Text } from './Text.js'
 
 export function FeedLine({ entry }: { entry: LineEntry }) {
   const style =

@@ -1,11 +1,12 @@
 // The session as it happens: the newest entries that fit, oldest at the top.
 
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
 import { CallEntry } from './CallEntry.js'
 import { visibleTail } from './entry-rows.js'
 import { FeedLine } from './FeedLine.js'
 import type { FeedEntry } from './fold-events.js'
 import { OutputBlock } from './OutputBlock.js'
+import { Text } from './Text.js'
 
 export function FeedPane({
   feed,

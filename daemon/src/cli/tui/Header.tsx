@@ -1,7 +1,8 @@
 // The top line: which session this is, whether the stream is up, and whether this is read-only.
 
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
 import type { AttachState } from './attach-store.js'
+import { Text } from './Text.js'
 
 export function Header({ state }: { state: AttachState }) {
   const { session, connection, connectionDetail, readOnly } = state

@@ -1,7 +1,8 @@
 // What a command of this terminal printed (`/tools`, `/help`…), one screen line per line.
 
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
 import type { OutputEntry } from './fold-events.js'
+import { Text } from './Text.js'
 
 export function OutputBlock({ entry }: { entry: OutputEntry }) {
   return (

@@ -1,7 +1,7 @@
 // A running call's progress: a bar (or a count when the total is unknown) and the message.
 
-import { Text } from 'ink'
 import { progressBar } from './progress-bar.js'
+import { Text } from './Text.js'
 
 export function ProgressBar(props: {
   progress: number
