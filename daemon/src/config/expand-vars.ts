@@ -14,7 +14,7 @@ export interface ExpandContext {
   workspaceFolder?: string
   /** `${userHome}`: the user's home directory. */
   userHome?: string
-  /** `${input:id}` answers; an id without one makes the expansion fail. */
+  /** `${input:id}` answers, themselves expanded; an id without one makes the expansion fail. */
   inputs?: Readonly<Record<string, string>>
 }
 
@@ -87,7 +87,8 @@ function placeholder(
   if (input !== undefined) {
     const answer = context.inputs !== undefined ? ownString(context.inputs, input) : undefined
     if (answer === undefined) return { ok: false, placeholder: input, reason: 'unanswered' }
-    return { ok: true, value: answer }
+    // An answer may name a variable (`"${GITHUB_TOKEN}"`), but not another input.
+    return expandVars(answer, env, { ...context, inputs: {} })
   }
   const match = BRACED.exec(inner)
   const name = match?.[1]

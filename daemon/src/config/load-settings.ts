@@ -51,7 +51,11 @@ export async function loadSettings(options: LoadOptions): Promise<Settings> {
     warnings.push(...file.warnings)
     for (const [id, description] of file.inputDescriptions) inputDescriptions.set(id, description)
     // An answer feeds a server's values as the user's own: a repository must not set them.
-    if (file.inputs !== undefined && file.path === paths.workspace) {
+    if (
+      file.inputs !== undefined &&
+      paths.explicit === undefined &&
+      file.path === paths.workspace
+    ) {
       warnings.push('inputs: ignored in workspace settings; answer inputs in your user settings')
     } else Object.assign(inputs, file.inputs)
   }
@@ -59,7 +63,8 @@ export async function loadSettings(options: LoadOptions): Promise<Settings> {
   const approvals = options.approvals ?? {}
   const servers: ServerEntry[] = []
   for (const [name, { raw, file, replaced }] of entries) {
-    const fromWorkspace = file === paths.workspace
+    // An explicit --config file is the person's own choice, even when it is the workspace file.
+    const fromWorkspace = paths.explicit === undefined && file === paths.workspace
     // A workspace entry identical to the user's own entry of that name changes nothing.
     const needsApproval =
       fromWorkspace &&
