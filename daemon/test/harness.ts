@@ -7,7 +7,7 @@ import { request, type IncomingHttpHeaders } from 'node:http'
 import { readFileSync } from 'node:fs'
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { readRuntimeFile, type RuntimeInfo } from '../src/daemon/runtime-file.js'
 import type { ServerInfo, StatusResponse, TranscriptEvent } from '../src/protocol/index.js'
@@ -32,6 +32,10 @@ export interface CliResult {
 export interface TestDaemon {
   stateDir: string
   configPath: string
+  /** The daemon's working directory, whose `.ferry/settings.json` is the workspace file. */
+  workspace: string
+  /** The user settings file under the daemon's HOME (used with `settings: null`). */
+  userSettingsPath: string
   info: RuntimeInfo
   process: ChildProcess
   cli(args: string[], options?: { env?: Record<string, string> }): Promise<CliResult>
@@ -132,10 +136,38 @@ export async function readJsonLines<T = Record<string, unknown>>(file: string): 
     .map((line) => JSON.parse(line) as T)
 }
 
-/** `settings: null` starts with no settings file at all (a fresh HOME and working directory). */
+export interface StartOptions {
+  env?: Record<string, string>
+  stateDir?: string
+  args?: string[]
+  /** With `settings: null`: the user file (`$XDG_CONFIG_HOME/ferry/settings.json`) to write. */
+  userSettings?: unknown
+  /** With `settings: null`: the workspace file (`<cwd>/.ferry/settings.json`) to write. */
+  workspaceSettings?: unknown
+}
+
+/** Where a daemon started by `startDaemon` finds its workspace and user files. */
+export function daemonPaths(stateDir: string, configDir: string) {
+  const workspace = `${stateDir}.workspace`
+  return {
+    workspace,
+    workspaceSettings: join(workspace, '.ferry', 'settings.json'),
+    userSettings: join(configDir, '.config', 'ferry', 'settings.json'),
+  }
+}
+
+async function writeJson(file: string, value: unknown): Promise<void> {
+  await mkdir(dirname(file), { recursive: true })
+  await writeFile(file, JSON.stringify(value, null, 2))
+}
+
+/**
+ * `settings: null` starts without `--config`: a fresh HOME (with `userSettings`, if given) and the
+ * workspace file `workspaceSettings`, if given; with neither, no settings file at all.
+ */
 export async function startDaemon(
   settings: unknown,
-  options: { env?: Record<string, string>; stateDir?: string; args?: string[] } = {},
+  options: StartOptions = {},
 ): Promise<TestDaemon> {
   const stateDir = options.stateDir ?? (await tempDir('ferry-state-'))
   const configDir = await tempDir('ferry-config-')
@@ -145,16 +177,22 @@ export async function startDaemon(
   const port = options.stateDir === undefined ? ['--port', '0'] : []
   const args = [ferryBin, 'serve', '--state-dir', stateDir, ...port, ...(options.args ?? [])]
   let env: NodeJS.ProcessEnv = { ...process.env, ...options.env }
+  const paths = daemonPaths(stateDir, configDir)
   if (settings === null) {
     env = { ...env, HOME: configDir, XDG_CONFIG_HOME: join(configDir, '.config') }
     delete env.FERRY_CONFIG
+    if (options.userSettings !== undefined)
+      await writeJson(paths.userSettings, options.userSettings)
+    if (options.workspaceSettings !== undefined) {
+      await writeJson(paths.workspaceSettings, options.workspaceSettings)
+    }
   } else {
     await writeFile(configPath, JSON.stringify(settings, null, 2))
     args.push('--config', configPath)
   }
   // The workspace (working directory) belongs to the state directory, so a restarted daemon finds
   // the same workspace and its default session again.
-  const workspace = `${stateDir}.workspace`
+  const workspace = paths.workspace
   await mkdir(workspace, { recursive: true })
   temporary.push(workspace)
   const child = spawn(process.execPath, args, {
@@ -200,6 +238,8 @@ export async function startDaemon(
   return {
     stateDir,
     configPath,
+    workspace,
+    userSettingsPath: paths.userSettings,
     info,
     process: child,
     cli: (args, cliOptions = {}) => runCli(['--state-dir', stateDir, ...args], cliOptions),

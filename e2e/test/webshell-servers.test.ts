@@ -1,8 +1,18 @@
-// The servers panel in a real browser: a failed server shows its error and stderr tail, and the
-// reconnect button brings it back once the fault is fixed.
+// The servers panel in a real browser: a failed server shows its error and stderr tail, the
+// reconnect button brings it back once the fault is fixed, and a workspace server waits for the
+// Approve button.
 
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { brokenUntilFixed, cleanup, fixture, startDaemon } from '../../daemon/test/harness.js'
+import {
+  brokenUntilFixed,
+  cleanup,
+  fixture,
+  startDaemon,
+  stdioServerPath,
+  tempDir,
+} from '../../daemon/test/harness.js'
 import { openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
@@ -49,6 +59,33 @@ describe('the servers panel', () => {
     await page.getByTestId('status-line').filter({ hasText: 'fragile' }).first().waitFor()
     await page.locator('[data-testid="call-card"][data-state="failed"]').waitFor()
     expect(await daemon.servers()).toMatchObject([{ name: 'fragile', restartCount: 1 }])
+    expect(errors, errors.join('\n')).toEqual([])
+    await page.close()
+  })
+
+  it('shows a workspace server waiting for approval, and starts it on Approve', async () => {
+    const marker = join(await tempDir(), 'spawned.jsonl')
+    const daemon = await startDaemon(null, {
+      workspaceSettings: {
+        mcpServers: {
+          repo: { command: process.execPath, args: [stdioServerPath, '--spawn-log', marker] },
+        },
+      },
+    })
+    const waiting = await daemon.waitForStatus('repo', 'awaiting_approval')
+
+    const { page, errors } = await openPage(browser())
+    await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
+    const row = page.locator('[data-testid="server-repo"][data-status="awaiting_approval"]')
+    await row.waitFor()
+    expect(await row.getByTestId('server-error').textContent()).toBe(waiting.error)
+    expect(await row.getByRole('button', { name: 'Reconnect' }).count()).toBe(0)
+    expect(existsSync(marker)).toBe(false)
+
+    await row.getByRole('button', { name: 'Approve' }).click()
+    await page.locator('[data-testid="server-repo"][data-status="ready"]').waitFor()
+    expect(existsSync(marker)).toBe(true)
+    expect(await page.getByTestId('summary').textContent()).toBe('Servers 1/1 ready')
     expect(errors, errors.join('\n')).toEqual([])
     await page.close()
   })

@@ -1,8 +1,13 @@
 // The servers panel: a status pill per server, its era and protocol, tool count, the last error in
-// plain words, the tail of its stderr on request, and a reconnect button.
+// plain words, the tail of its stderr on request, a reconnect button, and an approve button for a
+// workspace server that waits for the person's approval.
 
 import { useState } from 'preact/hooks'
-import type { LogsResponse, ServerInfo } from '../../daemon/src/protocol/index.js'
+import type {
+  LogsResponse,
+  ServerInfo,
+  WorkspaceApproveResponse,
+} from '../../daemon/src/protocol/index.js'
 import { api } from './api.js'
 
 const STDERR_TAIL = 20
@@ -29,6 +34,21 @@ function ServerRow({
       setBusy(false)
     }
   }
+  const [failure, setFailure] = useState<string | null>(null)
+  const approve = async () => {
+    setBusy(true)
+    setFailure(null)
+    try {
+      await api<WorkspaceApproveResponse>(token, '/workspace/approve', 'POST', {
+        servers: [server.name],
+      })
+      onChange()
+    } catch (error) {
+      setFailure((error as Error).message)
+    } finally {
+      setBusy(false)
+    }
+  }
   const showStderr = async () =>
     setStderr((await api<LogsResponse>(token, `/servers/${name}/logs`)).lines.slice(-STDERR_TAIL))
   return (
@@ -47,11 +67,23 @@ function ServerRow({
           Show stderr
         </button>
       )}
-      {server.status !== 'disabled' && server.status !== 'invalid' && (
-        <button type="button" disabled={busy} onClick={() => void reconnect()}>
-          {busy ? 'Reconnecting…' : 'Reconnect'}
+      {server.status === 'awaiting_approval' && (
+        <button type="button" disabled={busy} onClick={() => void approve()}>
+          {busy ? 'Approving…' : 'Approve'}
         </button>
       )}
+      {failure !== null && (
+        <p class="server-error" role="alert">
+          {failure}
+        </p>
+      )}
+      {server.status !== 'disabled' &&
+        server.status !== 'invalid' &&
+        server.status !== 'awaiting_approval' && (
+          <button type="button" disabled={busy} onClick={() => void reconnect()}>
+            {busy ? 'Reconnecting…' : 'Reconnect'}
+          </button>
+        )}
       {stderr !== null && (
         <pre data-testid="stderr">
           {stderr.length > 0 ? stderr.join('\n') : '(no stderr output)'}

@@ -71,13 +71,8 @@ async function waitForDaemon(ctx: CliContext, pid: number, exited: () => string 
     const info = await readRuntimeFile(ctx.stateDir)
     if (info?.pid === pid) {
       const client = await connectDaemon(ctx.stateDir)
-      if (
-        await client.get<StatusResponse>('/status').then(
-          () => true,
-          () => false,
-        )
-      )
-        return info
+      const status = await client.get<StatusResponse>('/status').catch(() => undefined)
+      if (status !== undefined) return { info, status }
     }
     await new Promise((r) => setTimeout(r, 50))
   }
@@ -119,10 +114,27 @@ export async function start(ctx: CliContext, options: ServeOptions): Promise<num
     exit = `the daemon exited (${signal ?? `code ${code}`}) while starting:\n${output}`
   })
   child.unref()
-  const info = await waitForDaemon(ctx, child.pid as number, () => exit)
+  const { info, status } = await waitForDaemon(ctx, child.pid as number, () => exit)
   ctx.out(`Ferry ${info.version} is running (pid ${info.pid}).`)
   ctx.out(`WebShell: ${webshellUrl(info.url, info.token)}`)
+  for (const line of settingsNotes(status)) ctx.err(line)
   return 0
+}
+
+/** What a new daemon's settings leave for the person to do, one stderr line each. */
+function settingsNotes(status: StatusResponse): string[] {
+  const notes = (status.filesWithoutServers ?? []).map(
+    ({ file, reason }) => `ferry: no server could be read from ${file}: ${reason}`,
+  )
+  const waiting = status.awaitingApproval ?? []
+  if (waiting.length > 0) {
+    notes.push(
+      `ferry: ${waiting.length} server${waiting.length === 1 ? '' : 's'} in ` +
+        `${join(status.workspace, '.ferry', 'settings.json')} wait${waiting.length === 1 ? 's' : ''} ` +
+        `for your approval (${waiting.join(', ')}); review and run \`ferry workspace approve\``,
+    )
+  }
+  return notes
 }
 
 export async function stop(ctx: CliContext): Promise<number> {
@@ -158,6 +170,11 @@ export async function status(ctx: CliContext, json: boolean): Promise<number> {
     `Settings: ${body.usingDemo ? 'none found; running the bundled demo server' : body.settingsFiles.join(', ')}`,
   )
   ctx.out(`Servers: ${body.servers.ready}/${body.servers.total} ready`)
+  if ((body.awaitingApproval ?? []).length > 0) {
+    ctx.out(
+      `Waiting for approval: ${body.awaitingApproval.join(', ')} (run \`ferry workspace approve\`)`,
+    )
+  }
   for (const warning of body.warnings) ctx.out(`Warning: ${warning}`)
   return 0
 }

@@ -13,6 +13,7 @@ const daemonCommands = () => import('./daemon-commands.js')
 const serverCommands = () => import('./server-commands.js')
 const serviceCommands = () => import('./service.js')
 const sessionCommands = () => import('./session-commands.js')
+const workspaceCommands = () => import('./workspace-commands.js')
 
 export const EXIT_OK = 0
 export const EXIT_FAILURE = 2
@@ -122,6 +123,15 @@ export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) =
     .command('reload')
     .description('re-read settings; changed servers reconnect')
     .action(() => run(async (c) => (await serverCommands()).reload(c)))
+  const workspace = program
+    .command('workspace')
+    .description("list the servers this workspace's settings define that wait for your approval")
+    .action(() => run(async (c) => (await workspaceCommands()).listWaiting(c)))
+  workspace
+    .command('approve')
+    .description('approve workspace servers as they are written now, and start them')
+    .argument('[servers...]', 'server names (default: every one that waits)')
+    .action((names: string[]) => run(async (c) => (await workspaceCommands()).approve(c, names)))
   const sessions = program.command('sessions').description('list and manage sessions')
   sessions
     .command('list', { isDefault: true })

@@ -1,5 +1,5 @@
 // Turns one type-checked `mcpServers` entry into a ServerConfig: picks the transport, applies
-// defaults and clamps, expands `$VAR`s, checks URLs, and resolves a relative `cwd`.
+// defaults and clamps, expands `$VAR`s and placeholders, checks URLs, and resolves a relative `cwd`.
 
 import { dirname, resolve } from 'node:path'
 import {
@@ -10,7 +10,7 @@ import {
   MAX_DISCOVERY_MS,
   MIN_DISCOVERY_MS,
 } from './defaults.js'
-import { expandVars } from './expand-vars.js'
+import { expandVars, type ExpandContext, type ExpandResult } from './expand-vars.js'
 import { formatPath, type PathSegment } from './format-path.js'
 import type { RawServer } from './server-schema.js'
 import type { ServerConfig, TransportKind } from './types.js'
@@ -20,6 +20,11 @@ export interface BuildContext {
   /** The settings file that defined the entry; a relative `cwd` resolves against its directory. */
   file: string
   env: Record<string, string | undefined>
+  placeholders: ExpandContext
+  /** VS Code input descriptions by id, to name an unanswered `${input:id}`. */
+  inputDescriptions: ReadonlyMap<string, string>
+  /** The variables of the entry's `envFile`, read by the caller; absent without one. */
+  envFile?: { ok: true; values: Record<string, string> } | { ok: false; error: string }
 }
 
 export type BuildResult =
@@ -53,9 +58,9 @@ export function buildServerConfig(raw: RawServer, context: BuildContext): BuildR
   )
   const errors: string[] = []
   const expand = (value: string, path: string): string => {
-    const result = expandVars(value, context.env)
+    const result = expandVars(value, context.env, context.placeholders)
     if (result.ok) return result.value
-    errors.push(`${path}: environment variable ${result.variable} is not set`)
+    errors.push(describeExpandFailure(result, path, context.inputDescriptions))
     return ''
   }
   const expandMap = (map: Record<string, string> | undefined, field: string) =>
@@ -78,7 +83,9 @@ export function buildServerConfig(raw: RawServer, context: BuildContext): BuildR
   if (transport === 'stdio') {
     const command = expand(raw.command ?? '', at('command'))
     const args = (raw.args ?? []).map((arg, index) => expand(arg, at('args', index)))
-    const env = expandMap(raw.env, 'env')
+    if (context.envFile?.ok === false) errors.push(context.envFile.error)
+    const fromFile = context.envFile?.ok === true ? context.envFile.values : {}
+    const env = { ...fromFile, ...expandMap(raw.env, 'env') }
     const cwd = raw.cwd === undefined ? undefined : expand(raw.cwd, at('cwd'))
     if (errors.length === 0 && command === '')
       errors.push(`${at('command')}: expands to an empty string`)
@@ -90,13 +97,16 @@ export function buildServerConfig(raw: RawServer, context: BuildContext): BuildR
     const headers = expandMap(raw.headers, 'headers')
     // The value is left out of the message: after expansion it may hold a token.
     if (errors.length === 0 && !isHttpUrl(url)) errors.push(`${at(field)}: expected an http(s) URL`)
-    config = { ...base, transport, url, headers }
+    // Cursor and Claude Code treat a bare `url` as Streamable HTTP that may fall back to SSE.
+    const sseFallback = transport === 'streamable-http' && picked.bareUrl
+    config = { ...base, transport, url, headers, sseFallback }
   }
   if (errors.length > 0) return { ok: false, transport, errors }
   return { ok: true, config, warnings }
 }
 
-type Picked = { ok: true; transport: TransportKind } | { ok: false; error: string }
+type Picked =
+  { ok: true; transport: TransportKind; bareUrl: boolean } | { ok: false; error: string }
 
 function pickTransport(raw: RawServer, at: (...segments: PathSegment[]) => string): Picked {
   const sources = (['command', 'url', 'httpUrl'] as const).filter((key) => raw[key] !== undefined)
@@ -117,7 +127,9 @@ function pickTransport(raw: RawServer, at: (...segments: PathSegment[]) => strin
   const field = raw.transport !== undefined ? 'transport' : 'type'
   const value = raw.transport ?? raw.type
   if (source === 'command') {
-    if (requested === undefined || requested === 'stdio') return { ok: true, transport: 'stdio' }
+    if (requested === undefined || requested === 'stdio') {
+      return { ok: true, transport: 'stdio', bareUrl: false }
+    }
     return { ok: false, error: `${at(field)}: "${value}" needs "url" or "httpUrl", not "command"` }
   }
   if (requested === 'stdio') {
@@ -125,18 +137,47 @@ function pickTransport(raw: RawServer, at: (...segments: PathSegment[]) => strin
   }
   if (source === 'httpUrl') {
     if (requested === undefined || requested === 'streamable-http') {
-      return { ok: true, transport: 'streamable-http' }
+      return { ok: true, transport: 'streamable-http', bareUrl: false }
     }
     return {
       ok: false,
       error: `${at(field)}: "${value}" conflicts with "httpUrl" (Streamable HTTP)`,
     }
   }
-  return { ok: true, transport: requested ?? 'sse' }
+  if (requested === undefined) return { ok: true, transport: 'streamable-http', bareUrl: true }
+  return { ok: true, transport: requested, bareUrl: false }
+}
+
+/** One sentence per failed expansion, naming the variable or placeholder, never a value. */
+export function describeExpandFailure(
+  result: Extract<ExpandResult, { ok: false }>,
+  path: string,
+  descriptions: ReadonlyMap<string, string>,
+): string {
+  if ('variable' in result) return `${path}: environment variable ${result.variable} is not set`
+  switch (result.reason) {
+    case 'unanswered': {
+      const description = descriptions.get(result.placeholder)
+      const what = description ? ` (${JSON.stringify(description)})` : ''
+      return (
+        `${path}: \${input:${result.placeholder}}${what} has no answer, and Ferry does not prompt; ` +
+        `answer it in your Ferry settings with "inputs": { "${result.placeholder}": "…" }`
+      )
+    }
+    case 'unterminated':
+      return `${path}: "\${" has no closing "}"; write "$\${" for a literal "\${"`
+    case 'unknown':
+      return (
+        `${path}: placeholder ${result.placeholder} is not supported; Ferry expands ` +
+        '${NAME}, ${env:NAME}, ${NAME:-default}, ${workspaceFolder}, ${workspaceFolderBasename}, ' +
+        '${userHome}, ${pathSeparator} and ${input:id}'
+      )
+  }
 }
 
 function inapplicableFields(raw: RawServer, transport: TransportKind): string[] {
-  const fields = transport === 'stdio' ? (['headers'] as const) : (['args', 'env', 'cwd'] as const)
+  const fields =
+    transport === 'stdio' ? (['headers'] as const) : (['args', 'env', 'envFile', 'cwd'] as const)
   return fields.filter((key) => raw[key] !== undefined)
 }
 

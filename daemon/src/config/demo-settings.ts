@@ -9,7 +9,7 @@ import {
 import { fingerprint } from './fingerprint.js'
 import type { Settings, StdioServerConfig } from './types.js'
 
-export function demoSettings(): Settings {
+export function demoSettings(workspaceFile: string): Settings {
   const config: StdioServerConfig = {
     name: 'demo',
     transport: 'stdio',
@@ -31,6 +31,8 @@ export function demoSettings(): Settings {
     servers: [{ name: 'demo', state: 'enabled', config, fingerprint: fingerprint(config) }],
     warnings: [],
     usingDemo: true,
+    workspaceFile,
+    filesWithoutServers: [],
   }
 }
 

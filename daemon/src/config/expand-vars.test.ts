@@ -29,9 +29,30 @@ describe('expandVars', () => {
   })
 
   it('leaves a dollar that starts no variable reference as written', () => {
-    expect(expandVars('cost $5, ${not valid}, ${open, end$', env)).toEqual({
-      ok: true,
-      value: 'cost $5, ${not valid}, ${open, end$',
+    expect(expandVars('cost $5, end$', env)).toEqual({ ok: true, value: 'cost $5, end$' })
+  })
+
+  it('refuses a placeholder it does not understand instead of passing it on as written', () => {
+    expect(expandVars('a ${command:pick} b', env)).toEqual({
+      ok: false,
+      placeholder: '${command:pick}',
+      reason: 'unknown',
+    })
+    expect(expandVars('${not valid}', env)).toMatchObject({ ok: false, reason: 'unknown' })
+    expect(expandVars('${open, end', env)).toMatchObject({ ok: false, reason: 'unterminated' })
+    expect(expandVars('$${literal}', env)).toEqual({ ok: true, value: '${literal}' })
+  })
+
+  it('expands ${env:NAME}, ${workspaceFolder}, ${userHome} and answered ${input:id}', () => {
+    const context = { workspaceFolder: '/work/p', userHome: '/home/me', inputs: { key: 'k1' } }
+    expect(
+      expandVars('${env:TOKEN} ${workspaceFolder}/x ${userHome} ${input:key}', env, context),
+    ).toEqual({ ok: true, value: 'abc /work/p/x /home/me k1' })
+    expect(expandVars('${env:MISSING}', env, context)).toEqual({ ok: false, variable: 'MISSING' })
+    expect(expandVars('${input:other}', env, context)).toEqual({
+      ok: false,
+      placeholder: 'other',
+      reason: 'unanswered',
     })
   })
 

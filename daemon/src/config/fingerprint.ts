@@ -8,7 +8,7 @@ export function fingerprint(config: ServerConfig): string {
   const shape =
     config.transport === 'stdio'
       ? { command: config.command, args: config.args, env: config.env, cwd: config.cwd }
-      : { url: config.url, headers: config.headers }
+      : { url: config.url, headers: config.headers, sseFallback: config.sseFallback }
   const connection = {
     transport: config.transport,
     ...shape,
@@ -16,6 +16,11 @@ export function fingerprint(config: ServerConfig): string {
     discoveryTimeoutMs: config.discoveryTimeoutMs,
   }
   return createHash('sha256').update(canonicalJson(connection)).digest('hex')
+}
+
+/** Hash of an entry as written in its file, before expansion: what a workspace approval names. */
+export function rawFingerprint(raw: unknown): string {
+  return createHash('sha256').update(canonicalJson(raw)).digest('hex')
 }
 
 /** JSON with object keys sorted at every depth and `undefined` members left out. */

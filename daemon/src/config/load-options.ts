@@ -8,4 +8,9 @@ export interface LoadOptions {
   /** The daemon's environment: `XDG_CONFIG_HOME`, `FERRY_CONFIG` and `$VAR` expansion. */
   env: Record<string, string | undefined>
   homeDir: string
+  /**
+   * The stored approvals of this workspace: server name → fingerprint of the entry as written.
+   * A workspace entry starts only when its current fingerprint is here.
+   */
+  approvals?: Readonly<Record<string, string>> | undefined
 }

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { ErrorCode, FerryError } from '../errors.js'
 import { loadSettings } from './load-settings.js'
 import type { LoadOptions } from './load-options.js'
+import type { Settings } from './types.js'
 
 const dirs: string[] = []
 afterEach(async () => {
@@ -30,6 +31,17 @@ async function sandbox(): Promise<LoadOptions & { userFile: string; workspaceFil
 async function write(file: string, content: unknown): Promise<void> {
   await mkdir(dirname(file), { recursive: true })
   await writeFile(file, typeof content === 'string' ? content : JSON.stringify(content))
+}
+
+/** Loads once, then again with every waiting workspace entry approved as it is written. */
+async function loadApproved(options: LoadOptions): Promise<Settings> {
+  const first = await loadSettings(options)
+  const approvals = Object.fromEntries(
+    first.servers.flatMap((s) =>
+      s.state === 'awaiting_approval' ? [[s.name, s.approvalFingerprint]] : [],
+    ),
+  )
+  return loadSettings({ ...options, approvals })
 }
 
 async function failure(promise: Promise<unknown>): Promise<FerryError> {
@@ -66,6 +78,8 @@ describe('loadSettings', () => {
       servers: [],
       warnings: [],
       usingDemo: false,
+      workspaceFile: options.workspaceFile,
+      filesWithoutServers: [],
     })
   })
 
@@ -91,7 +105,7 @@ describe('loadSettings', () => {
       mcpServers: { shared: { url: 'https://ws.example/sse' }, wsOnly: { command: 'w' } },
       mcp: { excluded: ['blocked'] },
     })
-    const settings = await loadSettings(options)
+    const settings = await loadApproved(options)
     expect(settings.files).toEqual([options.userFile, options.workspaceFile])
     expect(settings.servers.map((s) => [s.name, s.state])).toEqual([
       ['shared', 'enabled'],
@@ -101,14 +115,18 @@ describe('loadSettings', () => {
     ])
     const shared = settings.servers[0]
     if (shared?.state !== 'enabled') throw new Error('shared not enabled')
-    expect(shared.config).toMatchObject({ transport: 'sse', trust: false })
+    expect(shared.config).toMatchObject({
+      transport: 'streamable-http',
+      sseFallback: true,
+      trust: false,
+    })
   })
 
   it('ignores trust: true in workspace settings, with a warning', async () => {
     const options = await sandbox()
     await write(options.userFile, { mcpServers: { mine: { command: 'm', trust: true } } })
     await write(options.workspaceFile, { mcpServers: { theirs: { command: 't', trust: true } } })
-    const settings = await loadSettings(options)
+    const settings = await loadApproved(options)
     const [mine, theirs] = settings.servers
     if (mine?.state !== 'enabled' || theirs?.state !== 'enabled') throw new Error('not enabled')
     expect(mine.config.trust).toBe(true)
@@ -125,7 +143,7 @@ describe('loadSettings', () => {
       mcpServers: { 'safe-one': { command: 's' }, sneaky: { command: 'x' } },
       mcp: { allowed: ['*'] },
     })
-    const settings = await loadSettings(options)
+    const settings = await loadApproved(options)
     expect(settings.servers.map((s) => [s.name, s.state])).toEqual([
       ['safe-one', 'enabled'],
       ['sneaky', 'disabled'],

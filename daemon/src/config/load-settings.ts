@@ -1,12 +1,21 @@
 // Loads Ferry's settings: reads the user and workspace files (or one explicit file), merges them,
-// and resolves every server to enabled, disabled or invalid. Falls back to the demo server.
+// and resolves every server to enabled, disabled, invalid or awaiting approval. Falls back to the
+// demo server.
 
 import { demoSettings } from './demo-settings.js'
+import { canonicalJson, rawFingerprint } from './fingerprint.js'
 import type { LoadOptions } from './load-options.js'
 import { readSettingsFile, type SettingsFile } from './read-settings-file.js'
 import { resolveServer } from './resolve-server.js'
 import { settingsPaths } from './settings-paths.js'
-import type { ServerEntry, Settings } from './types.js'
+import type { FileWithoutServers, ServerEntry, Settings } from './types.js'
+
+interface Source {
+  raw: unknown
+  file: string
+  /** The user's entry of the same name that a workspace entry replaces. */
+  replaced: { raw: unknown; file: string } | undefined
+}
 
 export async function loadSettings(options: LoadOptions): Promise<Settings> {
   const paths = settingsPaths(options)
@@ -20,35 +29,69 @@ export async function loadSettings(options: LoadOptions): Promise<Settings> {
     )
     files = read.filter((file): file is SettingsFile => file !== undefined)
   }
-  if (files.length === 0) return demoSettings()
+  if (files.length === 0) return demoSettings(paths.workspace)
 
   // Later files win for servers: a workspace entry replaces the user's entry of the same name as a
-  // whole. The lists only tighten: a repository's settings can never re-allow what the user's
-  // `mcp.allowed` leaves out or `mcp.excluded` names.
-  const entries = new Map<string, { raw: unknown; file: string }>()
+  // whole, and waits for the person's approval like any workspace entry. The lists only tighten: a
+  // repository's settings can never re-allow what the user's `mcp.allowed` leaves out or
+  // `mcp.excluded` names.
+  const entries = new Map<string, Source>()
   const allowed: string[][] = []
   const excluded: string[] = []
   const warnings: string[] = []
+  const inputs: Record<string, string> = {}
+  const inputDescriptions = new Map<string, string>()
   for (const file of files) {
-    for (const [name, raw] of file.servers) entries.set(name, { raw, file: file.path })
+    for (const [name, raw] of file.servers) {
+      const before = entries.get(name)
+      entries.set(name, { raw, file: file.path, replaced: before })
+    }
     if (file.allowed !== undefined) allowed.push(file.allowed)
     excluded.push(...(file.excluded ?? []))
     warnings.push(...file.warnings)
+    for (const [id, description] of file.inputDescriptions) inputDescriptions.set(id, description)
+    // An answer feeds a server's values as the user's own: a repository must not set them.
+    if (
+      file.inputs !== undefined &&
+      paths.explicit === undefined &&
+      file.path === paths.workspace
+    ) {
+      warnings.push('inputs: ignored in workspace settings; answer inputs in your user settings')
+    } else Object.assign(inputs, file.inputs)
   }
 
+  const approvals = options.approvals ?? {}
   const servers: ServerEntry[] = []
-  for (const [name, { raw, file }] of entries) {
-    const resolved = resolveServer({
+  for (const [name, { raw, file, replaced }] of entries) {
+    // An explicit --config file is the person's own choice, even when it is the workspace file.
+    const fromWorkspace = paths.explicit === undefined && file === paths.workspace
+    // A workspace entry identical to the user's own entry of that name changes nothing.
+    const needsApproval =
+      fromWorkspace &&
+      (replaced === undefined || canonicalJson(replaced.raw) !== canonicalJson(raw))
+    const fingerprint = needsApproval ? rawFingerprint(raw) : undefined
+    const resolved = await resolveServer({
       name,
       raw,
       file,
       env: options.env,
+      placeholders: { workspaceFolder: options.cwd, userHome: options.homeDir, inputs },
+      inputDescriptions,
       policy: { allowed, excluded },
+      ...(fingerprint === undefined
+        ? {}
+        : {
+            approval: {
+              fingerprint,
+              approved: Object.hasOwn(approvals, name) && approvals[name] === fingerprint,
+              overrides: replaced?.file,
+            },
+          }),
     })
     // A repository must not be able to switch confirmations off: only the user's own settings
     // (or an explicit --config file) may trust a server.
     const entry = resolved.entry
-    if (entry.state === 'enabled' && entry.config.trust && file === paths.workspace) {
+    if (entry.state === 'enabled' && entry.config.trust && fromWorkspace) {
       entry.config = { ...entry.config, trust: false }
       warnings.push(
         `mcpServers.${name}.trust: ignored in workspace settings; trust a server in your user settings`,
@@ -62,5 +105,34 @@ export async function loadSettings(options: LoadOptions): Promise<Settings> {
     servers,
     warnings: [...new Set(warnings)],
     usingDemo: false,
+    workspaceFile: paths.workspace,
+    filesWithoutServers: filesWithoutServers(files, servers, entries),
   }
+}
+
+/**
+ * Files that look like server configs but gave none: no `mcpServers` / `servers` object and no
+ * `mcp` lists (another shape of file), or entries that are all invalid.
+ */
+function filesWithoutServers(
+  files: SettingsFile[],
+  servers: ServerEntry[],
+  sources: Map<string, Source>,
+): FileWithoutServers[] {
+  const found: FileWithoutServers[] = []
+  for (const file of files) {
+    if (!file.hasServersKey) {
+      if (file.hasPolicy) continue
+      found.push({
+        file: file.path,
+        reason: 'it has no "mcpServers" (or VS Code "servers") object',
+      })
+      continue
+    }
+    const own = servers.filter((server) => sources.get(server.name)?.file === file.path)
+    if (own.length > 0 && own.every((server) => server.state === 'invalid')) {
+      found.push({ file: file.path, reason: `every server in it is invalid (${own.length})` })
+    }
+  }
+  return found
 }

@@ -9,15 +9,29 @@ import { mcpKeys, mcpSchema } from './server-schema.js'
 
 export interface SettingsFile {
   path: string
-  /** Raw `mcpServers` entries in file order. */
+  /** Raw `mcpServers` (or VS Code `servers`) entries in file order. */
   servers: Map<string, unknown>
+  /** Whether the file has a `mcpServers` / `servers` object at all, even an empty one. */
+  hasServersKey: boolean
+  hasPolicy: boolean
   allowed: string[] | undefined
   excluded: string[] | undefined
+  /** Ferry's `inputs` answers for `${input:id}`: an object of strings. */
+  inputs: Record<string, string> | undefined
+  /** VS Code's `inputs` definitions (id → description), to name them in messages. */
+  inputDescriptions: Map<string, string>
   warnings: string[]
 }
 
-// `$schema` is an editor hint, not a setting; it is accepted without a warning.
-const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set(['mcpServers', 'mcp', '$schema'])
+// `$schema` is an editor hint, not a setting; it is accepted without a warning. `servers` and the
+// list form of `inputs` are how VS Code writes `.vscode/mcp.json`.
+const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set([
+  'mcpServers',
+  'servers',
+  'inputs',
+  'mcp',
+  '$schema',
+])
 
 /** Returns undefined when an optional file does not exist; a missing required file is fatal. */
 export async function readSettingsFile(
@@ -55,10 +69,16 @@ function checkTopLevel(path: string, value: unknown): SettingsFile {
   const warnings = unknownKeyWarnings(value, TOP_LEVEL_KEYS, [])
 
   const servers = new Map<string, unknown>()
-  if (value.mcpServers !== undefined) {
-    if (!isPlainObject(value.mcpServers)) return fail('mcpServers: expected an object')
-    for (const [name, entry] of Object.entries(value.mcpServers)) servers.set(name, entry)
+  if (value.mcpServers !== undefined && value.servers !== undefined) {
+    return fail('has both "mcpServers" and "servers" (VS Code); keep one of them')
   }
+  const key = value.servers !== undefined ? 'servers' : 'mcpServers'
+  const map = value[key]
+  if (map !== undefined) {
+    if (!isPlainObject(map)) return fail(`${key}: expected an object`)
+    for (const [name, entry] of Object.entries(map)) servers.set(name, entry)
+  }
+  const inputs = readInputs(value.inputs, warnings)
 
   // A malformed allow/exclude list is fatal: ignoring it could start servers meant to stay off.
   let allowed: string[] | undefined
@@ -73,5 +93,40 @@ function checkTopLevel(path: string, value: unknown): SettingsFile {
     allowed = parsed.data.allowed
     excluded = parsed.data.excluded
   }
-  return { path, servers, allowed, excluded, warnings }
+  return {
+    path,
+    servers,
+    hasServersKey: map !== undefined,
+    hasPolicy: value.mcp !== undefined,
+    allowed,
+    excluded,
+    ...inputs,
+    warnings,
+  }
+}
+
+/** Ferry's answers (an object of strings) or VS Code's definitions (a list); anything else warns. */
+function readInputs(
+  value: unknown,
+  warnings: string[],
+): Pick<SettingsFile, 'inputs' | 'inputDescriptions'> {
+  const inputDescriptions = new Map<string, string>()
+  if (value === undefined) return { inputs: undefined, inputDescriptions }
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      if (!isPlainObject(item) || typeof item.id !== 'string') continue
+      inputDescriptions.set(item.id, typeof item.description === 'string' ? item.description : '')
+    }
+    return { inputs: undefined, inputDescriptions }
+  }
+  if (isPlainObject(value)) {
+    const inputs: Record<string, string> = {}
+    for (const [id, answer] of Object.entries(value)) {
+      if (typeof answer === 'string') inputs[id] = answer
+      else warnings.push(`inputs.${id}: expected a string, ignored`)
+    }
+    return { inputs, inputDescriptions }
+  }
+  warnings.push('inputs: expected an object of answers (or a VS Code list of inputs), ignored')
+  return { inputs: undefined, inputDescriptions }
 }

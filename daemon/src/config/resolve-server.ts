@@ -1,7 +1,16 @@
-// Decides one server's fate: disabled by policy or settings, invalid with path-precise messages, or
-// enabled with its validated config and fingerprint.
+// Decides one server's fate: disabled by policy or settings, waiting for the person's approval (a
+// workspace entry), invalid with path-precise messages, or enabled with its config and fingerprint.
 
-import { buildServerConfig } from './build-server-config.js'
+import { readFile } from 'node:fs/promises'
+import { dirname, resolve } from 'node:path'
+import { parseEnv } from 'node:util'
+import { errorMessage } from '../errors.js'
+import {
+  buildServerConfig,
+  describeExpandFailure,
+  type BuildContext,
+} from './build-server-config.js'
+import { expandVars, type ExpandContext } from './expand-vars.js'
 import { fingerprint } from './fingerprint.js'
 import { formatIssue, formatPath, isPlainObject, unknownKeyWarnings } from './format-path.js'
 import { matchesAny } from './matches-any.js'
@@ -19,10 +28,20 @@ export interface ResolveInput {
   raw: unknown
   file: string
   env: Record<string, string | undefined>
+  placeholders: ExpandContext
+  inputDescriptions: ReadonlyMap<string, string>
   policy: ServerPolicy
+  /** Set for an entry from the workspace file: it starts only once approved. */
+  approval?: {
+    fingerprint: string
+    approved: boolean
+    overrides: string | undefined
+  }
 }
 
-export function resolveServer(input: ResolveInput): { entry: ServerEntry; warnings: string[] } {
+export async function resolveServer(
+  input: ResolveInput,
+): Promise<{ entry: ServerEntry; warnings: string[] }> {
   const { name, raw } = input
   // Disabled servers are not validated or expanded: a server someone switched off (perhaps because
   // its token is not set here) should not show up as broken.
@@ -30,6 +49,27 @@ export function resolveServer(input: ResolveInput): { entry: ServerEntry; warnin
   if (reason !== undefined) {
     return {
       entry: { name, state: 'disabled', transport: guessTransport(raw), reason },
+      warnings: [],
+    }
+  }
+  // Nothing of a workspace entry is validated, expanded or read before it is approved: its `${VAR}`s
+  // could carry the daemon's secrets to a program the person never agreed to run.
+  if (input.approval !== undefined && !input.approval.approved) {
+    const { fingerprint: approvalFingerprint, overrides } = input.approval
+    const replacing = overrides === undefined ? '' : `, replacing your entry in ${overrides}`
+    const message =
+      `defined in ${input.file} (this workspace)${replacing}; ` +
+      `run \`ferry workspace approve ${name}\` to start it`
+    return {
+      entry: {
+        name,
+        state: 'awaiting_approval',
+        transport: guessTransport(raw),
+        file: input.file,
+        overrides,
+        approvalFingerprint,
+        message,
+      },
       warnings: [],
     }
   }
@@ -48,7 +88,17 @@ export function resolveServer(input: ResolveInput): { entry: ServerEntry; warnin
     const errors = parsed.error.issues.map((issue) => formatIssue(['mcpServers', name], issue))
     return invalid(guessTransport(raw), errors)
   }
-  const built = buildServerConfig(parsed.data, { name, file: input.file, env: input.env })
+  const context: BuildContext = {
+    name,
+    file: input.file,
+    env: input.env,
+    placeholders: input.placeholders,
+    inputDescriptions: input.inputDescriptions,
+  }
+  if (parsed.data.envFile !== undefined) {
+    context.envFile = await readEnvFile(parsed.data.envFile, context)
+  }
+  const built = buildServerConfig(parsed.data, context)
   if (!built.ok) return invalid(built.transport ?? guessTransport(raw), built.errors)
   warnings.push(...built.warnings)
   const entry: ServerEntry = {
@@ -60,6 +110,32 @@ export function resolveServer(input: ResolveInput): { entry: ServerEntry; warnin
   return { entry, warnings }
 }
 
+/** The variables of a dotenv file; a relative path resolves against the settings file's folder. */
+async function readEnvFile(
+  path: string,
+  context: BuildContext,
+): Promise<NonNullable<BuildContext['envFile']>> {
+  const at = formatPath(['mcpServers', context.name, 'envFile'])
+  const expanded = expandVars(path, context.env, context.placeholders)
+  if (!expanded.ok) {
+    return { ok: false, error: describeExpandFailure(expanded, at, context.inputDescriptions) }
+  }
+  const file = resolve(dirname(context.file), expanded.value)
+  try {
+    const values = parseEnv(await readFile(file, 'utf8'))
+    return {
+      ok: true,
+      values: Object.fromEntries(
+        Object.entries(values).filter((pair): pair is [string, string] => pair[1] !== undefined),
+      ),
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    const why = code === 'ENOENT' ? 'no such file' : errorMessage(error)
+    return { ok: false, error: `${at}: cannot read ${file}: ${why}` }
+  }
+}
+
 function disabledReason(name: string, raw: unknown, policy: ServerPolicy): string | undefined {
   const pattern = policy.excluded.find((candidate) => matchesAny(name, [candidate]))
   if (pattern !== undefined) return `excluded by mcp.excluded pattern "${pattern}"`
@@ -69,7 +145,7 @@ function disabledReason(name: string, raw: unknown, policy: ServerPolicy): strin
 }
 
 /** Best-effort transport for entries that never got a full config, for display only. */
-function guessTransport(raw: unknown): TransportKind | null {
+export function guessTransport(raw: unknown): TransportKind | null {
   if (!isPlainObject(raw)) return null
   const { type, transport, command, url, httpUrl } = raw
   if (transport === 'sse' || transport === 'streamable-http') return transport
@@ -78,5 +154,5 @@ function guessTransport(raw: unknown): TransportKind | null {
   const present = [command, url, httpUrl].filter((value) => typeof value === 'string').length
   if (present !== 1) return null
   if (typeof command === 'string') return 'stdio'
-  return typeof httpUrl === 'string' ? 'streamable-http' : 'sse'
+  return 'streamable-http'
 }

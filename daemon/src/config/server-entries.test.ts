@@ -83,7 +83,7 @@ describe('server entries', () => {
     })
   })
 
-  it('uses SSE for a bare url and honours url with an explicit transport', async () => {
+  it('uses Streamable HTTP falling back to SSE for a bare url, and honours url with an explicit transport', async () => {
     const { settings } = await load({
       mcpServers: {
         legacy: { url: 'http://localhost:8080/sse' },
@@ -91,9 +91,15 @@ describe('server entries', () => {
         typed: { url: 'http://localhost:8080/sse', type: 'sse' },
       },
     })
-    expect(enabled(settings, 'legacy').transport).toBe('sse')
-    expect(enabled(settings, 'modern').transport).toBe('streamable-http')
-    expect(enabled(settings, 'typed').transport).toBe('sse')
+    expect(enabled(settings, 'legacy')).toMatchObject({
+      transport: 'streamable-http',
+      sseFallback: true,
+    })
+    expect(enabled(settings, 'modern')).toMatchObject({
+      transport: 'streamable-http',
+      sseFallback: false,
+    })
+    expect(enabled(settings, 'typed')).toMatchObject({ transport: 'sse', sseFallback: false })
   })
 
   it('treats httpUrl as Streamable HTTP', async () => {

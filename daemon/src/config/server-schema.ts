@@ -11,6 +11,8 @@ export const serverSchema = z.object({
   args: stringArray.optional(),
   env: stringMap.optional(),
   cwd: z.string().optional(),
+  /** Cursor / VS Code: a dotenv file whose variables join `env` (explicit `env` wins). */
+  envFile: z.string().optional(),
   url: z.string().optional(),
   httpUrl: z.string().optional(),
   transport: z.enum(['sse', 'streamable-http']).optional(),

@@ -29,6 +29,11 @@ export interface RemoteServerConfig extends BaseServerConfig {
   transport: 'streamable-http' | 'sse'
   url: string
   headers: Record<string, string>
+  /**
+   * A bare `url`: Streamable HTTP, then SSE if the server answers the first POST with a 4xx (the
+   * MCP spec's backwards-compatibility rule). Always false for SSE.
+   */
+  sseFallback: boolean
 }
 
 export type ServerConfig = StdioServerConfig | RemoteServerConfig
@@ -44,6 +49,24 @@ export type ServerEntry =
     }
   | { name: string; state: 'disabled'; transport: TransportKind | null; reason: string }
   | { name: string; state: 'invalid'; transport: TransportKind | null; error: string }
+  | {
+      name: string
+      state: 'awaiting_approval'
+      transport: TransportKind | null
+      /** The workspace file that defines the entry. */
+      file: string
+      /** The user file whose entry of the same name it replaces, if any. */
+      overrides: string | undefined
+      /** Hash of the entry as written, before any expansion; what an approval names. */
+      approvalFingerprint: string
+      message: string
+    }
+
+/** A settings file that was read, but from which no server could be taken. */
+export interface FileWithoutServers {
+  file: string
+  reason: string
+}
 
 export interface Settings {
   /** Files that were read, in precedence order (later wins). Empty when the demo default applies. */
@@ -53,4 +76,7 @@ export interface Settings {
   warnings: string[]
   /** True when no settings file existed and the bundled demo server was configured. */
   usingDemo: boolean
+  /** The workspace file (`<cwd>/.ferry/settings.json`) whose entries need the person's approval. */
+  workspaceFile: string
+  filesWithoutServers: FileWithoutServers[]
 }

@@ -3,7 +3,8 @@
 
 import type { CallToolResult } from '@modelcontextprotocol/client'
 import { loadAppDisplay } from '../apps/app-resource.js'
-import { loadSettings, type LoadOptions } from '../config/index.js'
+import { resolve } from 'node:path'
+import { ApprovalStore, loadSettings, type LoadOptions } from '../config/index.js'
 import { DEFAULT_APP_RESOURCE_TIMEOUT_MS } from '../config/defaults.js'
 import type { ServerConfig, Settings } from '../config/types.js'
 import { ErrorCode, FerryError } from '../errors.js'
@@ -17,6 +18,7 @@ import type {
   ServerInfo,
   ServerStatus,
   ToolInfo,
+  WorkspaceApproveResponse,
 } from '../protocol/index.js'
 import { buildRegistry, isModelVisible, toToolInfo, type RegistryEntry } from '../tools/registry.js'
 
@@ -36,9 +38,12 @@ export class Ferry {
   private registryCache: RegistryEntry[] | undefined
   private readonly statusListeners = new Set<StatusListener>()
   private readonly noticeListeners = new Set<NoticeListener>()
+  /** Approvals are read, changed and written one at a time. */
+  private approving: Promise<unknown> = Promise.resolve()
 
   private constructor(
     private readonly options: FerryOptions,
+    private readonly approvals: ApprovalStore,
     settings: Settings,
   ) {
     this.settings = settings
@@ -59,9 +64,15 @@ export class Ferry {
 
   /** Loads settings (throwing on a file that cannot be parsed) and starts connecting. */
   static async create(options: FerryOptions): Promise<Ferry> {
-    const settings = await loadSettings(options.load)
+    const approvals = new ApprovalStore(options.stateDir)
+    const settings = await loadWithApprovals(options.load, approvals)
     for (const warning of settings.warnings) options.log({ kind: 'settings.warning', warning })
-    return new Ferry(options, settings)
+    return new Ferry(options, approvals, settings)
+  }
+
+  /** The absolute workspace path approvals are stored under. */
+  get workspace(): string {
+    return resolve(this.options.load.cwd)
   }
 
   /** Connects every enabled server; resolves when each first attempt has settled. */
@@ -69,8 +80,51 @@ export class Ferry {
     return this.pool.apply(this.settings)
   }
 
+  /**
+   * Approves waiting workspace entries (all of them when `names` is absent) as they are written
+   * now, stores the approvals and applies the settings. A name that does not wait is an error, and
+   * then nothing is approved.
+   */
+  approveWorkspace(names: string[] | undefined): Promise<WorkspaceApproveResponse> {
+    const run = this.approving.then(async () => {
+      const current = await loadWithApprovals(this.options.load, this.approvals)
+      const waiting = new Map(
+        current.servers.flatMap((entry) =>
+          entry.state === 'awaiting_approval' ? [[entry.name, entry] as const] : [],
+        ),
+      )
+      for (const name of names ?? []) {
+        if (waiting.has(name)) continue
+        const entry = current.servers.find((candidate) => candidate.name === name)
+        throw new FerryError(
+          entry === undefined ? ErrorCode.NotFound : ErrorCode.Conflict,
+          entry === undefined
+            ? `no server named "${name}" in the settings; run \`ferry workspace\` to list what waits for approval`
+            : `server "${name}" does not wait for approval (it is ${entry.state})`,
+        )
+      }
+      const chosen = names === undefined ? [...waiting.keys()] : [...new Set(names)]
+      if (chosen.length > 0) {
+        await this.approvals.approve(
+          this.workspace,
+          Object.fromEntries(
+            chosen.map((name) => [name, waiting.get(name)?.approvalFingerprint ?? '']),
+          ),
+        )
+        this.options.log({
+          kind: 'workspace.approved',
+          file: current.workspaceFile,
+          servers: chosen,
+        })
+      }
+      return { file: current.workspaceFile, approved: chosen, reload: await this.reload() }
+    })
+    this.approving = run.catch(() => {})
+    return run
+  }
+
   async reload(): Promise<ReloadResponse> {
-    const settings = await loadSettings(this.options.load)
+    const settings = await loadWithApprovals(this.options.load, this.approvals)
     this.settings = settings
     const result = await this.pool.apply(settings)
     this.options.log({ kind: 'settings.reloaded', ...result })
@@ -240,7 +294,17 @@ export class Ferry {
     const entry = this.settings.servers.find((candidate) => candidate.name === name)
     if (entry === undefined) throw new FerryError(ErrorCode.NotFound, `no server named "${name}"`)
     const why =
-      entry.state === 'invalid' ? entry.error : entry.state === 'disabled' ? entry.reason : ''
+      entry.state === 'invalid'
+        ? entry.error
+        : entry.state === 'disabled'
+          ? entry.reason
+          : entry.state === 'awaiting_approval'
+            ? entry.message
+            : ''
     throw new FerryError(ErrorCode.ServerNotReady, `server "${name}" is ${entry.state}: ${why}`)
   }
+}
+
+async function loadWithApprovals(load: LoadOptions, store: ApprovalStore): Promise<Settings> {
+  return loadSettings({ ...load, approvals: await store.forWorkspace(resolve(load.cwd)) })
 }

@@ -2,11 +2,19 @@
 // shape the response; they hold no state of their own.
 
 import { Hono } from 'hono'
+import { z } from 'zod'
 import type { Ferry } from '../core/ferry.js'
 import type { Log } from '../log.js'
-import type { LogsResponse, StatusResponse, ServerInfo, ToolInfo } from '../protocol/index.js'
+import type {
+  LogsResponse,
+  StatusResponse,
+  ServerInfo,
+  ToolInfo,
+  WorkspaceApproveResponse,
+} from '../protocol/index.js'
 import type { Sessions } from '../sessions/sessions.js'
 import { callRoutes } from './call-routes.js'
+import { jsonBody, parseBody } from './guards.js'
 import { sessionRoutes } from './session-routes.js'
 
 export interface ApiDeps {
@@ -14,11 +22,20 @@ export interface ApiDeps {
   sessions: Sessions
   status: () => Omit<
     StatusResponse,
-    'servers' | 'settingsFiles' | 'usingDemo' | 'warnings' | 'workspace' | 'defaultSession'
+    | 'servers'
+    | 'settingsFiles'
+    | 'usingDemo'
+    | 'warnings'
+    | 'workspace'
+    | 'defaultSession'
+    | 'awaitingApproval'
+    | 'filesWithoutServers'
   >
   shutdown: () => void
   log: Log
 }
+
+const approveBody = z.object({ servers: z.array(z.string().min(1)).max(1000).optional() })
 
 export function apiRoutes(deps: ApiDeps): Hono {
   const { ferry } = deps
@@ -34,6 +51,8 @@ export function apiRoutes(deps: ApiDeps): Hono {
       usingDemo: ferry.settings.usingDemo,
       warnings: ferry.settings.warnings,
       servers: { total: servers.length, ready: servers.filter((s) => s.status === 'ready').length },
+      awaitingApproval: servers.filter((s) => s.status === 'awaiting_approval').map((s) => s.name),
+      filesWithoutServers: ferry.settings.filesWithoutServers,
     }
     return c.json(body)
   })
@@ -60,6 +79,11 @@ export function apiRoutes(deps: ApiDeps): Hono {
   api.route('/', sessionRoutes(deps.sessions))
 
   api.post('/reload', async (c) => c.json(await ferry.reload()))
+
+  api.post('/workspace/approve', async (c) => {
+    const body = parseBody(approveBody, await jsonBody(c))
+    return c.json<WorkspaceApproveResponse>(await ferry.approveWorkspace(body.servers))
+  })
 
   api.post('/shutdown', (c) => {
     setImmediate(deps.shutdown)

@@ -10,7 +10,7 @@ import type {
 } from '@modelcontextprotocol/client'
 import { readToolUi } from '../apps/tool-ui.js'
 import { clientCapabilities, serverSupportsApps } from '../apps/ui-extension.js'
-import type { ServerConfig } from '../config/types.js'
+import type { ServerConfig, TransportKind } from '../config/types.js'
 import { ErrorCode, FerryError, errorMessage } from '../errors.js'
 import type { Log } from '../log.js'
 import type { ProtocolEra, ServerStatus } from '../protocol/index.js'
@@ -57,6 +57,8 @@ export class Connection {
   discovered: Discovered = noDiscovery
   /** The server declared the MCP Apps extension on the current connection. */
   appsSupported = false
+  /** The transport in use: the configured one, or SSE after a bare `url` fell back to it. */
+  transport: TransportKind
   readonly stderr: StderrRing
 
   private client: Client | undefined
@@ -78,6 +80,7 @@ export class Connection {
     readonly fingerprint: string,
     private readonly deps: ConnectionDeps,
   ) {
+    this.transport = config.transport
     this.stderr = new StderrRing(500, 4000, (fact) => {
       this.serverProcess.onFact(fact)
       if ('error' in fact) this.stderr.note(`ferry: ${fact.error}`)
@@ -210,9 +213,14 @@ export class Connection {
     client.onerror = (error) => {
       if (generation === this.generation) this.serverProcess.onClientError(error)
     }
+    this.transport = this.config.transport
     const transport: Transport = createTransport(this.config, {
       onStderr: (chunk) => this.stderr.push(chunk),
       negotiatedVersion: () => client.getNegotiatedProtocolVersion(),
+      onSseFallback: (status) => {
+        this.transport = 'sse'
+        this.deps.log({ kind: 'server.sse_fallback', server: this.name, status })
+      },
     })
     this.pending = client
     let timedOut = false

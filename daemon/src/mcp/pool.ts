@@ -21,7 +21,7 @@ export interface PoolDeps {
 
 export type ApplyResult = Omit<ReloadResponse, 'warnings'>
 
-type Placeholder = Extract<ServerEntry, { state: 'disabled' | 'invalid' }>
+type Placeholder = Extract<ServerEntry, { state: 'disabled' | 'invalid' | 'awaiting_approval' }>
 
 function poolKey(workspace: string, name: string, fingerprint: string): string {
   return JSON.stringify([workspace, name, fingerprint])
@@ -86,7 +86,7 @@ export class Pool {
       if (connection === undefined) return placeholderInfo(entry as Placeholder)
       return {
         name: connection.name,
-        transport: connection.config.transport,
+        transport: connection.transport,
         status: connection.status,
         era: connection.era,
         protocolVersion: connection.protocolVersion,
@@ -150,7 +150,12 @@ function placeholderInfo(entry: Placeholder): ServerInfo {
     protocolVersion: null,
     negotiation: 'legacy',
     toolCount: 0,
-    error: entry.state === 'invalid' ? entry.error : entry.reason,
+    error:
+      entry.state === 'invalid'
+        ? entry.error
+        : entry.state === 'disabled'
+          ? entry.reason
+          : entry.message,
     restartCount: 0,
   }
 }

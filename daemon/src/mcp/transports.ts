@@ -8,15 +8,18 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
-import type { ServerConfig } from '../config/types.js'
+import type { RemoteServerConfig, ServerConfig } from '../config/types.js'
 import { launcherPath } from './launcher-facts.js'
 import { withMcpHeaders } from './mcp-headers.js'
+import { SseFallbackTransport } from './sse-fallback-transport.js'
 
 export interface TransportHooks {
   /** Receives every stderr chunk of a stdio server (the session process, not the probe sibling). */
   onStderr: (chunk: Buffer) => void
   /** The protocol version the client negotiated, once known. */
   negotiatedVersion: () => string | undefined
+  /** A bare `url` server answered Streamable HTTP with this 4xx; SSE is used instead. */
+  onSseFallback?: (status: number) => void
 }
 
 export function createTransport(config: ServerConfig, hooks: TransportHooks): Transport {
@@ -61,15 +64,24 @@ function baseTransport(config: ServerConfig, hooks: TransportHooks): Transport {
       transport.stderr?.on('data', hooks.onStderr)
       return transport
     }
-    case 'streamable-http':
-      return new StreamableHTTPClientTransport(new URL(config.url), {
+    case 'streamable-http': {
+      const http = new StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: { headers: config.headers },
         fetch: withMcpHeaders(hooks.negotiatedVersion),
       })
+      if (!config.sseFallback) return http
+      return new SseFallbackTransport(
+        http,
+        () => sseTransport(config),
+        (status) => hooks.onSseFallback?.(status),
+      )
+    }
     case 'sse':
-      // The SDK sends `requestInit` headers on the event stream and on every POST.
-      return new SSEClientTransport(new URL(config.url), {
-        requestInit: { headers: config.headers },
-      })
+      return sseTransport(config)
   }
+}
+
+function sseTransport(config: RemoteServerConfig): Transport {
+  // The SDK sends `requestInit` headers on the event stream and on every POST.
+  return new SSEClientTransport(new URL(config.url), { requestInit: { headers: config.headers } })
 }

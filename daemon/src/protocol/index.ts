@@ -1,7 +1,14 @@
 // Wire types shared by the daemon, the CLI, the terminal client and the WebShell.
 // Browser-safe: this module imports nothing from node: and nothing with side effects.
 
-export type ServerStatus = 'connecting' | 'ready' | 'failed' | 'invalid' | 'disabled'
+export type ServerStatus =
+  | 'connecting'
+  | 'ready'
+  | 'failed'
+  | 'invalid'
+  | 'disabled'
+  /** Defined by the workspace's settings file and not approved yet: not started, nothing expanded. */
+  | 'awaiting_approval'
 export type ProtocolEra = 'legacy' | 'modern'
 export type TransportKind = 'stdio' | 'streamable-http' | 'sse'
 
@@ -95,6 +102,23 @@ export interface StatusResponse {
   usingDemo: boolean
   warnings: string[]
   servers: { total: number; ready: number }
+  /** Workspace servers that wait for `ferry workspace approve`, in settings order. */
+  awaitingApproval: string[]
+  /** Settings files that were read but gave no server, each with why. */
+  filesWithoutServers: { file: string; reason: string }[]
+}
+
+/** Body of `POST /api/workspace/approve`; every waiting entry when `servers` is absent. */
+export interface WorkspaceApproveRequest {
+  servers?: string[]
+}
+
+/** What `POST /api/workspace/approve` approved, and the reload that followed. */
+export interface WorkspaceApproveResponse {
+  /** The workspace settings file the approved entries come from. */
+  file: string
+  approved: string[]
+  reload: ReloadResponse
 }
 
 /** What `POST /api/reload` changed, by server name. */
