@@ -1,5 +1,6 @@
 // One live connection to one configured MCP server: negotiation within the discovery budget,
-// discovery, tool calls, resource reads, crash detection and reconnects with backoff.
+// discovery, tool calls, resource reads, crash and outage detection, and reconnects with backoff.
+// A remote server that lost the session (404) gets a new one at once, and the request is resent.
 
 import { Client, SdkError, SdkErrorCode, type Transport } from '@modelcontextprotocol/client'
 import type {
@@ -18,7 +19,8 @@ import { isToolAllowed } from '../tools/registry.js'
 import { planConnect, type ConnectPlan } from './connect-plan.js'
 import { describeCallFailure } from './call-errors.js'
 import { describeConnectFailure } from './connect-errors.js'
-import { discoverAll, listTools, type CacheMode, type Discovered } from './discovery.js'
+import { listSide, listTools, type CacheMode, type Discovered } from './discovery.js'
+import { remoteFaultOf } from './http-failures.js'
 import type { PriorStore } from './prior-store.js'
 import { ServerProcess } from './server-process.js'
 import { StderrRing } from './stderr-ring.js'
@@ -30,6 +32,8 @@ export const BACKOFF_CAP_MS = 30_000
 export const STABLE_AFTER_MS = 60_000
 /** The per-call timeout resets on progress; this multiple of it still bounds the whole call. */
 export const MAX_TOTAL_TIMEOUT_FACTOR = 10
+/** A remote server whose stream broke must answer a ping within this, or be marked down. */
+export const REMOTE_PING_TIMEOUT_MS = 5000
 
 export interface ConnectionDeps {
   clientInfo: { name: string; version: string }
@@ -69,6 +73,15 @@ export class Connection {
   private readyAt = 0
   private retryTimer: NodeJS.Timeout | undefined
   private readonly serverProcess = new ServerProcess()
+  /** The `WWW-Authenticate` challenge of the current attempt's last 401, if any. */
+  private authChallenge: string | undefined
+  /** Why a remote server is down, while it is. */
+  private downReason: string | undefined
+  private pinging = false
+  /** The last failure, kept while a reconnect is under way so calls can still name it. */
+  private lastFailure: string | undefined
+  /** A new session being made for a remote server that lost its own. */
+  private renewing: Promise<void> | undefined
   /** Warnings already reported, so a relisting or reconnect does not repeat them. */
   private readonly warned = new Set<string>()
 
@@ -109,15 +122,15 @@ export class Connection {
   }
 
   async refreshTools(mode: CacheMode): Promise<void> {
-    const client = this.readyClient()
-    this.discovered = { ...this.discovered, tools: await listTools(client, mode) }
+    const tools = await this.whileReady((client) => listTools(client, mode))
+    this.discovered = { ...this.discovered, tools }
     this.reportToolWarnings()
     this.deps.onChange()
   }
 
   /** Reads one resource (an App's HTML); errors are the SDK's, for the caller to phrase. */
   async readResource(uri: string, options: { signal: AbortSignal }): Promise<ReadResourceResult> {
-    return this.readyClient().readResource({ uri }, { signal: options.signal })
+    return this.whileReady((client) => client.readResource({ uri }, { signal: options.signal }))
   }
 
   async callTool(
@@ -125,48 +138,128 @@ export class Connection {
     args: Record<string, unknown>,
     options: CallOptions = {},
   ): Promise<CallToolResult> {
-    const client = this.readyClient()
     const timeout = options.timeoutMs ?? this.config.timeout
     try {
-      return (await client.callTool(
-        { name: tool, arguments: args },
-        {
-          signal: options.signal,
-          timeout,
-          resetTimeoutOnProgress: true,
-          maxTotalTimeout: timeout * MAX_TOTAL_TIMEOUT_FACTOR,
-          onprogress: (progress) => options.onProgress?.(progress),
-        },
-      )) as CallToolResult
+      return await this.whileReady(
+        async (client) =>
+          (await client.callTool(
+            { name: tool, arguments: args },
+            {
+              signal: options.signal,
+              timeout,
+              resetTimeoutOnProgress: true,
+              maxTotalTimeout: timeout * MAX_TOTAL_TIMEOUT_FACTOR,
+              onprogress: (progress) => options.onProgress?.(progress),
+            },
+          )) as CallToolResult,
+      )
     } catch (error) {
-      if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
-        // The launcher's exit report may still be in the stderr pipe.
-        await new Promise((resolve) => setImmediate(resolve))
-      }
+      const closed = error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed
+      if (closed && this.config.transport === 'stdio') await this.serverProcess.ended()
+      const fault = this.config.transport === 'stdio' ? undefined : remoteFaultOf(error)
       throw describeCallFailure(error, {
         server: this.name,
         tool,
         cancelled: options.signal?.aborted === true,
         timeout,
-        processEnd: this.serverProcess.describeEnd(),
+        processEnd:
+          this.config.transport === 'stdio'
+            ? this.serverProcess.describeEnd()
+            : this.downReason === undefined
+              ? undefined
+              : `became unreachable (${this.downReason})`,
+        unreachable: fault?.kind === 'down' ? fault.reason : undefined,
       })
     }
   }
 
-  private readyClient(): Client {
-    if (this.status !== 'ready' || this.client === undefined) {
-      const why = this.error === null ? '' : `: ${this.error}`
-      throw new FerryError(
-        ErrorCode.ServerNotReady,
-        `server "${this.name}" is ${this.status}${why}`,
-      )
+  /**
+   * Runs `send` on the ready client. On a remote server, a 404 on the session means the server
+   * restarted or expired it and did not process the request: a new session is made at once and
+   * `send` runs once more (a second 404 is an error). Refused connections and 5xx mark it down.
+   */
+  private async whileReady<T>(send: (client: Client) => Promise<T>): Promise<T> {
+    const client = this.readyClient()
+    const generation = this.generation
+    try {
+      return await send(client)
+    } catch (error) {
+      if (this.config.transport !== 'streamable-http') throw this.noteFault(generation, error)
+      if (remoteFaultOf(error)?.kind !== 'session-lost') throw this.noteFault(generation, error)
+      await this.renewSession(generation)
+      const renewed = this.readyClient()
+      const again = this.generation
+      try {
+        return await send(renewed)
+      } catch (second) {
+        throw this.noteFault(again, second)
+      }
     }
+  }
+
+  /** Marks a remote server down when `error` says it is; returns `error` for the caller to throw. */
+  private noteFault(generation: number, error: unknown): unknown {
+    if (this.config.transport === 'stdio') return error
+    const fault = remoteFaultOf(error)
+    if (fault?.kind === 'down') this.markDown(generation, fault.reason)
+    return error
+  }
+
+  private renewSession(generation: number): Promise<void> {
+    if (generation !== this.generation) return this.renewing ?? Promise.resolve()
+    this.deps.log({ kind: 'server.session_lost', server: this.name })
+    this.renewing = (async () => {
+      await this.dropClient()
+      await this.connect()
+    })().finally(() => (this.renewing = undefined))
+    return this.renewing
+  }
+
+  /** Refused, dropped or 5xx: failed until a reconnect, with the backoff of a crashed process. */
+  private markDown(generation: number, reason: string): void {
+    if (generation !== this.generation || this.closed) return
+    void this.dropClient()
+    this.downReason = reason
+    this.stderr.note(`ferry: server unreachable: ${reason}`)
+    this.setStatus('failed', `server unreachable: ${reason}`)
+    if (Date.now() - this.readyAt >= STABLE_AFTER_MS) this.backoffMs = BACKOFF_START_MS
+    this.scheduleRetry()
+  }
+
+  /** The SDK reported a transport error (e.g. the event stream broke): is the server still up? */
+  private checkRemote(generation: number): void {
+    const client = this.client
+    if (this.pinging || client === undefined || generation !== this.generation) return
+    if (this.status !== 'ready') return
+    this.pinging = true
+    this.whileReady((ready) => ready.ping({ timeout: REMOTE_PING_TIMEOUT_MS }))
+      .catch(() => {})
+      .finally(() => (this.pinging = false))
+  }
+
+  /** Why this server cannot take a call now, or undefined while it is ready. */
+  notReadyError(): FerryError | undefined {
+    if (this.status === 'ready' && this.client !== undefined) return undefined
+    const why =
+      this.error !== null
+        ? `: ${this.error}`
+        : this.lastFailure !== undefined
+          ? ` after: ${this.lastFailure}`
+          : ''
+    return new FerryError(ErrorCode.ServerNotReady, `server "${this.name}" is ${this.status}${why}`)
+  }
+
+  private readyClient(): Client {
+    const notReady = this.notReadyError()
+    if (notReady !== undefined || this.client === undefined) throw notReady
     return this.client
   }
 
   private setStatus(status: ServerStatus, error: string | null = null): void {
     this.status = status
     this.error = error
+    if (error !== null) this.lastFailure = error
+    else if (status === 'ready') this.lastFailure = undefined
     this.deps.log({ kind: 'server.status', server: this.name, status, error })
     this.deps.onChange()
     this.deps.onStatus(this.name, status, error)
@@ -175,6 +268,7 @@ export class Connection {
   private async connect(): Promise<void> {
     if (this.closed) return
     this.setStatus('connecting')
+    this.downReason = undefined
     const plan = planConnect(this.config)
     const prior = plan.kind === 'auto' ? await this.deps.priors.get(this.fingerprint) : undefined
     try {
@@ -207,12 +301,20 @@ export class Connection {
           ? { mode: 'auto', probe: { timeoutMs: plan.probeTimeoutMs, maxRetries: 0 } }
           : { mode: 'legacy' },
     })
+    this.authChallenge = undefined
     client.onerror = (error) => {
-      if (generation === this.generation) this.serverProcess.onClientError(error)
+      if (generation !== this.generation) return
+      this.serverProcess.onClientError(error)
+      if (this.config.transport !== 'stdio') this.checkRemote(generation)
     }
     const transport: Transport = createTransport(this.config, {
       onStderr: (chunk) => this.stderr.push(chunk),
       negotiatedVersion: () => client.getNegotiatedProtocolVersion(),
+      onHttpResponse: (response) => {
+        if (response.status === 401 && generation === this.generation) {
+          this.authChallenge = response.headers.get('www-authenticate') ?? undefined
+        }
+      },
     })
     this.pending = client
     let timedOut = false
@@ -225,14 +327,16 @@ export class Connection {
         timeout: plan.deadlineMs,
         ...(prior === undefined ? {} : { prior: { kind: 'modern', discover: prior } }),
       })
-      const discovered = await discoverAll(client, 'use')
+      // Only the tools listing gates readiness; prompts and resources fill in after.
+      const tools = await listTools(client, 'use')
       await this.watchToolList(client, generation)
       if (timedOut) throw new Error('deadline passed')
       clearTimeout(deadline)
       this.pending = undefined
       if (this.closed) throw new Error('connection closed while connecting')
       this.client = client
-      this.discovered = discovered
+      this.discovered = { tools, prompts: [], resources: [] }
+      this.fillSideLists(client, generation)
       this.appsSupported = serverSupportsApps(client.getServerCapabilities())
       this.reportToolWarnings()
       this.era = client.getProtocolEra() ?? null
@@ -246,7 +350,7 @@ export class Connection {
       clearTimeout(deadline)
       this.pending = undefined
       await client.close().catch(() => {})
-      await new Promise((resolve) => setImmediate(resolve))
+      if (this.config.transport === 'stdio' && !timedOut) await this.serverProcess.ended()
       const lastStderr = this.stderr.tail(1)[0]
       throw new FerryError(
         ErrorCode.UpstreamError,
@@ -254,7 +358,9 @@ export class Connection {
           config: this.config,
           timedOut,
           processEnd: this.serverProcess.describeEnd(),
+          spawnFailure: this.serverProcess.spawnFailure(),
           lastStderr,
+          authChallenge: this.authChallenge,
         }),
         { cause: error },
       )
@@ -264,7 +370,7 @@ export class Connection {
   private async onClosed(generation: number): Promise<void> {
     if (generation !== this.generation || this.closed) return
     this.client = undefined
-    await new Promise((resolve) => setImmediate(resolve))
+    await this.serverProcess.ended()
     const end = this.serverProcess.describeEnd() ?? 'closed the connection'
     this.stderr.note(`ferry: server ${end}`)
     this.setStatus('failed', `server ${end}`)
@@ -298,6 +404,25 @@ export class Connection {
       client.getServerCapabilities()?.tools?.listChanged
     ) {
       await client.listen({ toolsListChanged: true })
+    }
+  }
+
+  /** Lists prompts and resources without holding up `ready`; a listing that fails stays empty. */
+  private fillSideLists(client: Client, generation: number): void {
+    for (const list of ['prompts', 'resources'] as const) {
+      listSide(client, list, 'use', this.config.discoveryTimeoutMs).then(
+        (items) => {
+          if (generation !== this.generation) return
+          this.discovered = { ...this.discovered, [list]: items }
+          this.deps.log({ kind: 'server.listed', server: this.name, list, count: items.length })
+          this.deps.onChange()
+        },
+        (error: unknown) => {
+          if (generation !== this.generation) return
+          const reason = errorMessage(error)
+          this.deps.log({ kind: 'server.list_skipped', server: this.name, list, error: reason })
+        },
+      )
     }
   }
 

@@ -17,6 +17,8 @@ export interface TransportHooks {
   onStderr: (chunk: Buffer) => void
   /** The protocol version the client negotiated, once known. */
   negotiatedVersion: () => string | undefined
+  /** Sees every Streamable HTTP response (its status and headers), e.g. to read a 401's challenge. */
+  onHttpResponse?: (response: Response) => void
 }
 
 export function createTransport(config: ServerConfig, hooks: TransportHooks): Transport {
@@ -64,7 +66,11 @@ function baseTransport(config: ServerConfig, hooks: TransportHooks): Transport {
     case 'streamable-http':
       return new StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: { headers: config.headers },
-        fetch: withMcpHeaders(hooks.negotiatedVersion),
+        fetch: withMcpHeaders(hooks.negotiatedVersion, async (url, init) => {
+          const response = await fetch(url, init)
+          hooks.onHttpResponse?.(response)
+          return response
+        }),
       })
     case 'sse':
       // The SDK sends `requestInit` headers on the event stream and on every POST.
