@@ -21,6 +21,7 @@ import { describeCallFailure } from './call-errors.js'
 import { describeConnectFailure } from './connect-errors.js'
 import { listSide, listTools, type CacheMode, type Discovered } from './discovery.js'
 import { remoteFaultOf } from './http-failures.js'
+import { RemoteRecovery } from './remote-recovery.js'
 import type { PriorStore } from './prior-store.js'
 import { ServerProcess } from './server-process.js'
 import { StderrRing } from './stderr-ring.js'
@@ -32,8 +33,6 @@ export const BACKOFF_CAP_MS = 30_000
 export const STABLE_AFTER_MS = 60_000
 /** The per-call timeout resets on progress; this multiple of it still bounds the whole call. */
 export const MAX_TOTAL_TIMEOUT_FACTOR = 10
-/** A remote server whose stream broke must answer a ping within this, or be marked down. */
-export const REMOTE_PING_TIMEOUT_MS = 5000
 
 export interface ConnectionDeps {
   clientInfo: { name: string; version: string }
@@ -77,13 +76,11 @@ export class Connection {
   private authChallenge: string | undefined
   /** Why a remote server is down, while it is. */
   private downReason: string | undefined
-  private pinging = false
   /** The last failure, kept while a reconnect is under way so calls can still name it. */
   private lastFailure: string | undefined
-  /** A new session being made for a remote server that lost its own. */
-  private renewing: Promise<void> | undefined
   /** Warnings already reported, so a relisting or reconnect does not repeat them. */
   private readonly warned = new Set<string>()
+  private readonly recovery: RemoteRecovery
 
   constructor(
     /** Replaced on reload when only fields outside the fingerprint changed. */
@@ -94,6 +91,17 @@ export class Connection {
     this.stderr = new StderrRing(500, 4000, (fact) => {
       this.serverProcess.onFact(fact)
       if ('error' in fact) this.stderr.note(`ferry: ${fact.error}`)
+    })
+    this.recovery = new RemoteRecovery({
+      name: config.name,
+      transport: () => this.config.transport,
+      log: deps.log,
+      ready: () => ({ client: this.readyClient(), generation: this.generation }),
+      renew: async () => {
+        await this.dropClient()
+        await this.connect()
+      },
+      down: (generation, reason) => this.markDown(generation, reason),
     })
   }
 
@@ -122,7 +130,7 @@ export class Connection {
   }
 
   async refreshTools(mode: CacheMode): Promise<void> {
-    const tools = await this.whileReady((client) => listTools(client, mode))
+    const tools = await this.recovery.run((client) => listTools(client, mode))
     this.discovered = { ...this.discovered, tools }
     this.reportToolWarnings()
     this.deps.onChange()
@@ -130,7 +138,7 @@ export class Connection {
 
   /** Reads one resource (an App's HTML); errors are the SDK's, for the caller to phrase. */
   async readResource(uri: string, options: { signal: AbortSignal }): Promise<ReadResourceResult> {
-    return this.whileReady((client) => client.readResource({ uri }, { signal: options.signal }))
+    return this.recovery.run((client) => client.readResource({ uri }, { signal: options.signal }))
   }
 
   async callTool(
@@ -140,7 +148,7 @@ export class Connection {
   ): Promise<CallToolResult> {
     const timeout = options.timeoutMs ?? this.config.timeout
     try {
-      return await this.whileReady(
+      return await this.recovery.run(
         async (client) =>
           (await client.callTool(
             { name: tool, arguments: args },
@@ -173,48 +181,6 @@ export class Connection {
     }
   }
 
-  /**
-   * Runs `send` on the ready client. On a remote server, a 404 on the session means the server
-   * restarted or expired it and did not process the request: a new session is made at once and
-   * `send` runs once more (a second 404 is an error). Refused connections and 5xx mark it down.
-   */
-  private async whileReady<T>(send: (client: Client) => Promise<T>): Promise<T> {
-    const client = this.readyClient()
-    const generation = this.generation
-    try {
-      return await send(client)
-    } catch (error) {
-      if (this.config.transport !== 'streamable-http') throw this.noteFault(generation, error)
-      if (remoteFaultOf(error)?.kind !== 'session-lost') throw this.noteFault(generation, error)
-      await this.renewSession(generation)
-      const renewed = this.readyClient()
-      const again = this.generation
-      try {
-        return await send(renewed)
-      } catch (second) {
-        throw this.noteFault(again, second)
-      }
-    }
-  }
-
-  /** Marks a remote server down when `error` says it is; returns `error` for the caller to throw. */
-  private noteFault(generation: number, error: unknown): unknown {
-    if (this.config.transport === 'stdio') return error
-    const fault = remoteFaultOf(error)
-    if (fault?.kind === 'down') this.markDown(generation, fault.reason)
-    return error
-  }
-
-  private renewSession(generation: number): Promise<void> {
-    if (generation !== this.generation) return this.renewing ?? Promise.resolve()
-    this.deps.log({ kind: 'server.session_lost', server: this.name })
-    this.renewing = (async () => {
-      await this.dropClient()
-      await this.connect()
-    })().finally(() => (this.renewing = undefined))
-    return this.renewing
-  }
-
   /** Refused, dropped or 5xx: failed until a reconnect, with the backoff of a crashed process. */
   private markDown(generation: number, reason: string): void {
     if (generation !== this.generation || this.closed) return
@@ -224,17 +190,6 @@ export class Connection {
     this.setStatus('failed', `server unreachable: ${reason}`)
     if (Date.now() - this.readyAt >= STABLE_AFTER_MS) this.backoffMs = BACKOFF_START_MS
     this.scheduleRetry()
-  }
-
-  /** The SDK reported a transport error (e.g. the event stream broke): is the server still up? */
-  private checkRemote(generation: number): void {
-    const client = this.client
-    if (this.pinging || client === undefined || generation !== this.generation) return
-    if (this.status !== 'ready') return
-    this.pinging = true
-    this.whileReady((ready) => ready.ping({ timeout: REMOTE_PING_TIMEOUT_MS }))
-      .catch(() => {})
-      .finally(() => (this.pinging = false))
   }
 
   /** Why this server cannot take a call now, or undefined while it is ready. */
@@ -305,7 +260,7 @@ export class Connection {
     client.onerror = (error) => {
       if (generation !== this.generation) return
       this.serverProcess.onClientError(error)
-      if (this.config.transport !== 'stdio') this.checkRemote(generation)
+      if (this.status === 'ready' && this.client !== undefined) this.recovery.check()
     }
     const transport: Transport = createTransport(this.config, {
       onStderr: (chunk) => this.stderr.push(chunk),
