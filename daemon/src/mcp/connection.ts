@@ -91,6 +91,10 @@ export class Connection {
     this.stderr = new StderrRing(500, 4000, (fact) => {
       this.serverProcess.onFact(fact)
       if ('error' in fact) this.stderr.note(`ferry: ${fact.error}`)
+      if ('spawnFailed' in fact) {
+        const { command, message } = fact.spawnFailed
+        this.stderr.note(`ferry: cannot start "${command}": ${message}`)
+      }
     })
     this.recovery = new RemoteRecovery({
       name: config.name,
