@@ -151,6 +151,23 @@ describe('Streamable HTTP servers that restart or go down', () => {
     expect((await daemon.servers()).find((s) => s.name === 'remote')?.status).toBe('ready')
   })
 
+  it('resends a call only once when the new session is lost as well, and says so', async () => {
+    const server = await httpFixture(['--no-get-stream', '--forget-session-on-call'])
+    const daemon = await startDaemon({ mcpServers: { remote: { httpUrl: server.url } } })
+    await daemon.waitForStatus('remote', 'ready')
+    const call = await daemon.cli(['call', 'mcp_remote_echo', '{"text":"lost twice"}'])
+    expect(call.code).not.toBe(0)
+    expect(call.stderr).toContain('server "remote": HTTP 404 Not Found: ')
+    const captured = (await (await fetch(new URL('/captured', server.url))).json()) as Array<{
+      methods: string[]
+      'mcp-session-id': string | null
+    }>
+    // The first session, and the one made for the resend; each lost the call.
+    const calls = captured.filter((post) => post.methods.includes('tools/call'))
+    expect(calls).toHaveLength(2)
+    expect(new Set(calls.map((post) => post['mcp-session-id'])).size).toBe(2)
+  })
+
   it('marks a server that went down failed, fails calls at once naming why, and reconnects by itself when it is back', async () => {
     const server = await httpFixture([])
     const daemon = await startDaemon({ mcpServers: { remote: { httpUrl: server.url } } })
