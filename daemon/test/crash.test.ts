@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
+import { readFile, writeFile } from 'node:fs/promises'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TranscriptEvent } from '../src/protocol/index.js'
 import {
@@ -67,7 +68,7 @@ describe('server crashes and shutdown', () => {
     )
   })
 
-  it('leaves no server, grandchild or launcher process behind on shutdown, even when the server ignores SIGTERM', async () => {
+  it('leaves no server, grandchild (setsid or not) or launcher process behind on shutdown, even when the server ignores SIGTERM', async () => {
     const dir = await tempDir()
     const daemon = await startDaemon({
       mcpServers: {
@@ -76,6 +77,8 @@ describe('server crashes and shutdown', () => {
           `${dir}/spawns`,
           '--grandchild-pidfile',
           `${dir}/grandchildren`,
+          '--setsid-grandchild-pidfile',
+          `${dir}/strays`,
         ]),
         stubborn: fixture([
           '--spawn-log',
@@ -93,8 +96,9 @@ describe('server crashes and shutdown', () => {
       ...(await pidsIn(`${dir}/spawns`)),
       ...(await pidsIn(`${dir}/stubborn`)),
       ...(await pidsIn(`${dir}/grandchildren`)),
+      ...(await pidsIn(`${dir}/strays`)),
     ]
-    expect(pids).toHaveLength(4)
+    expect(pids).toHaveLength(5)
     for (const pid of pids) expect(isAlive(pid)).toBe(true)
 
     const stopping = Date.now()
@@ -104,18 +108,79 @@ describe('server crashes and shutdown', () => {
     for (const pid of pids) expect(isAlive(pid), `pid ${pid}`).toBe(false)
   })
 
-  it('takes the whole process group down when the daemon itself is killed with SIGKILL', async () => {
+  it('takes the whole process group, and a grandchild that left it with setsid, down when the daemon itself is killed with SIGKILL', async () => {
     const dir = await tempDir()
     const daemon = await startDaemon({
       mcpServers: {
-        orphan: fixture(['--spawn-log', `${dir}/spawns`, '--grandchild-pidfile', `${dir}/grand`]),
+        orphan: fixture([
+          ...['--spawn-log', `${dir}/spawns`, '--grandchild-pidfile', `${dir}/grand`],
+          ...['--setsid-grandchild-pidfile', `${dir}/stray`],
+        ]),
       },
     })
     await daemon.waitForStatus('orphan', 'ready')
-    const pids = [...(await pidsIn(`${dir}/spawns`)), ...(await pidsIn(`${dir}/grand`))]
-    expect(pids).toHaveLength(2)
+    const pids = [
+      ...(await pidsIn(`${dir}/spawns`)),
+      ...(await pidsIn(`${dir}/grand`)),
+      ...(await pidsIn(`${dir}/stray`)),
+    ]
+    expect(pids).toHaveLength(3)
     daemon.process.kill('SIGKILL')
     await waitFor(() => pids.every((pid) => !isAlive(pid)), 5000, 'the orphaned group to exit')
+  })
+
+  it.runIf(process.platform === 'linux')(
+    'ends a grandchild that left the process group with setsid when a reload stops its server',
+    async () => {
+      const dir = await tempDir()
+      const settings = (extra: string[]) => ({
+        mcpServers: {
+          leaver: fixture([
+            ...['--spawn-log', `${dir}/spawns`, '--setsid-grandchild-pidfile', `${dir}/stray`],
+            ...extra,
+          ]),
+        },
+      })
+      const daemon = await startDaemon(settings([]))
+      await daemon.waitForStatus('leaver', 'ready')
+      const [server, stray] = [
+        ...(await pidsIn(`${dir}/spawns`)),
+        ...(await pidsIn(`${dir}/stray`)),
+      ]
+      if (server === undefined || stray === undefined) throw new Error('no pids recorded')
+      // Its own session and process group: signalling the server's group cannot reach it.
+      const raw = readFileSync(`/proc/${stray}/stat`, 'utf8')
+      const stat = raw.slice(raw.lastIndexOf(')') + 2)
+      expect(Number(stat.split(' ')[2])).toBe(stray)
+
+      // A changed command line is a new fingerprint: the reload stops the old server.
+      await daemon.writeSettings(settings(['--tool-name', 'renamed']))
+      const reload = await daemon.cli(['reload'])
+      expect(reload.code).toBe(0)
+      await daemon.waitForStatus('leaver', 'ready')
+      await waitFor(() => !isAlive(server), 10_000, 'the old server to exit')
+      await waitFor(() => !isAlive(stray), 10_000, 'the setsid grandchild to exit')
+    },
+  )
+
+  it('says the command was not found when a server command does not exist', async () => {
+    const daemon = await startDaemon({
+      mcpServers: { missing: { command: 'ferry-no-such-command-uvx', args: ['server'] } },
+    })
+    const server = await daemon.waitForStatus('missing', 'failed')
+    expect(server.error).toBe(
+      'command not found: "ferry-no-such-command-uvx" (spawn ferry-no-such-command-uvx ENOENT); check "command" for "missing" in settings or your PATH',
+    )
+  })
+
+  it('says the command is not executable when it lacks the execute bit', async () => {
+    const dir = await tempDir()
+    await writeFile(`${dir}/server.sh`, '#!/bin/sh\nexit 0\n', { mode: 0o644 })
+    const daemon = await startDaemon({ mcpServers: { plain: { command: `${dir}/server.sh` } } })
+    const server = await daemon.waitForStatus('plain', 'failed')
+    expect(server.error).toBe(
+      `command not executable: "${dir}/server.sh" (spawn ${dir}/server.sh EACCES); make it executable (chmod +x) or check "command" for "plain" in settings`,
+    )
   })
 
   it('backs off a server that keeps crashing right after each reconnect', async () => {

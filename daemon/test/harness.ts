@@ -16,6 +16,7 @@ import { stdioServerPath } from '../../e2e/fixtures/paths.js'
 
 export {
   httpServerPath,
+  httpStatusServerPath,
   rawLegacyServerPath,
   sseServerPath,
   stdioServerPath,

@@ -94,6 +94,56 @@ describe('version negotiation', () => {
     expect(Date.now() - started).toBeLessThan(6000)
   })
 
+  it('becomes ready after its tools when a legacy server ignores a list it did not declare, and logs the skipped list', async () => {
+    const dir = await tempDir()
+    const daemon = await startDaemon({
+      mcpServers: {
+        partial: {
+          command: process.execPath,
+          args: [
+            rawLegacyServerPath,
+            ...['--declare', 'tools,prompts', '--ignore-undeclared', '--record', `${dir}/record`],
+          ],
+          // The tolerant resources/list once waited for this whole budget, then failed the server.
+          discoveryTimeoutMs: 30_000,
+          trust: true,
+        },
+      },
+    })
+    const ready = await daemon.waitForStatus('partial', 'ready', 20_000)
+    expect(ready.toolCount).toBe(1)
+    // Ready came before the unanswered listing gave up: its skip is logged only afterwards.
+    const skipped = await waitFor(
+      async () =>
+        (await readJsonLines(`${daemon.stateDir}/daemon.log`)).find(
+          (line) => line.kind === 'server.list_skipped' && line.server === 'partial',
+        ),
+      10_000,
+      'the skipped listing',
+    )
+    expect(skipped).toMatchObject({ list: 'resources', error: expect.stringContaining('2000 ms') })
+    const log = await readJsonLines(`${daemon.stateDir}/daemon.log`)
+    const at = (match: (line: Record<string, unknown>) => boolean) => log.findIndex(match)
+    expect(at((l) => l.kind === 'server.status' && l.status === 'ready')).toBeLessThan(
+      at((l) => l.kind === 'server.list_skipped'),
+    )
+    expect(log).toContainEqual(
+      expect.objectContaining({
+        kind: 'server.listed',
+        server: 'partial',
+        list: 'prompts',
+        count: 1,
+      }),
+    )
+    const asked = await readJsonLines<{ method: string; ignored?: boolean }>(`${dir}/record`)
+    expect(asked).toContainEqual(
+      expect.objectContaining({ method: 'resources/list', ignored: true }),
+    )
+    expect((await daemon.cli(['call', 'mcp_partial_echo', '{"text":"ready"}'])).stdout).toBe(
+      'ready\n',
+    )
+  })
+
   for (const negotiation of ['legacy', 'auto'] as const) {
     it(`fails a server that never speaks within its discoveryTimeoutMs (${negotiation})`, async () => {
       const daemon = await startDaemon({

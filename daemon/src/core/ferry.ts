@@ -21,6 +21,7 @@ import type {
   WorkspaceApproveResponse,
 } from '../protocol/index.js'
 import { buildRegistry, isModelVisible, toToolInfo, type RegistryEntry } from '../tools/registry.js'
+import { plainQualifiedName } from '../tools/qualified-names.js'
 
 export type StatusListener = (server: string, status: ServerStatus, error: string | null) => void
 export type NoticeListener = (level: 'info' | 'warning' | 'error', message: string) => void
@@ -186,6 +187,15 @@ export class Ferry {
   lookup(qualifiedName: string): RegistryEntry {
     const entry = this.registry().find((candidate) => candidate.name === qualifiedName)
     if (entry === undefined) {
+      // A tool of a server that is down: say why it cannot be called, not that it does not exist.
+      for (const connection of this.pool.all()) {
+        const known = connection.discovered.tools.some(
+          (tool) =>
+            plainQualifiedName({ server: connection.name, tool: tool.name }) === qualifiedName,
+        )
+        const notReady = known ? connection.notReadyError() : undefined
+        if (notReady !== undefined) throw notReady
+      }
       throw new FerryError(
         ErrorCode.ToolNotFound,
         `no tool named "${qualifiedName}"; run \`ferry tools\` to see the qualified names`,

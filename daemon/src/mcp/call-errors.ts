@@ -3,6 +3,7 @@
 
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client'
 import { ErrorCode, FerryError, errorMessage } from '../errors.js'
+import { describeHttpFailure, httpFailureOf } from './http-failures.js'
 
 export interface CallFailureContext {
   server: string
@@ -12,6 +13,8 @@ export interface CallFailureContext {
   timeout: number
   /** What the launcher said about the process, e.g. `exited with code 7`, if it ended. */
   processEnd: string | undefined
+  /** A remote server could not be reached, or answered 5xx: why. */
+  unreachable?: string | undefined
 }
 
 export function describeCallFailure(error: unknown, context: CallFailureContext): FerryError {
@@ -40,6 +43,23 @@ export function describeCallFailure(error: unknown, context: CallFailureContext)
     )
   }
   if (error instanceof FerryError) return error
+  if (context.unreachable !== undefined) {
+    return new FerryError(
+      ErrorCode.UpstreamError,
+      `server "${server}" is unreachable: ${context.unreachable}; Ferry reconnects by itself`,
+      { cause: error },
+    )
+  }
+  const failure = httpFailureOf(error)
+  if (failure !== undefined) {
+    return new FerryError(
+      ErrorCode.UpstreamError,
+      `server "${server}": ${describeHttpFailure(failure)}`,
+      {
+        cause: error,
+      },
+    )
+  }
   return new FerryError(ErrorCode.UpstreamError, `server "${server}": ${errorMessage(error)}`, {
     cause: error,
   })

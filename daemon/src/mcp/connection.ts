@@ -1,5 +1,6 @@
 // One live connection to one configured MCP server: negotiation within the discovery budget,
-// discovery, tool calls, resource reads, crash detection and reconnects with backoff.
+// discovery, tool calls, resource reads, crash and outage detection, and reconnects with backoff.
+// A remote server that lost the session (404) gets a new one at once, and the request is resent.
 
 import { Client, SdkError, SdkErrorCode, type Transport } from '@modelcontextprotocol/client'
 import type {
@@ -18,7 +19,9 @@ import { isToolAllowed } from '../tools/registry.js'
 import { planConnect, type ConnectPlan } from './connect-plan.js'
 import { describeCallFailure } from './call-errors.js'
 import { describeConnectFailure } from './connect-errors.js'
-import { discoverAll, listTools, type CacheMode, type Discovered } from './discovery.js'
+import { listSide, listTools, type CacheMode, type Discovered } from './discovery.js'
+import { remoteFaultOf } from './http-failures.js'
+import { RemoteRecovery } from './remote-recovery.js'
 import type { PriorStore } from './prior-store.js'
 import { ServerProcess } from './server-process.js'
 import { StderrRing } from './stderr-ring.js'
@@ -71,8 +74,15 @@ export class Connection {
   private readyAt = 0
   private retryTimer: NodeJS.Timeout | undefined
   private readonly serverProcess = new ServerProcess()
+  /** The `WWW-Authenticate` challenge of the current attempt's last 401, if any. */
+  private authChallenge: string | undefined
+  /** Why a remote server is down, while it is. */
+  private downReason: string | undefined
+  /** The last failure, kept while a reconnect is under way so calls can still name it. */
+  private lastFailure: string | undefined
   /** Warnings already reported, so a relisting or reconnect does not repeat them. */
   private readonly warned = new Set<string>()
+  private readonly recovery: RemoteRecovery
 
   constructor(
     /** Replaced on reload when only fields outside the fingerprint changed. */
@@ -84,6 +94,21 @@ export class Connection {
     this.stderr = new StderrRing(500, 4000, (fact) => {
       this.serverProcess.onFact(fact)
       if ('error' in fact) this.stderr.note(`ferry: ${fact.error}`)
+      if ('spawnFailed' in fact) {
+        const { command, message } = fact.spawnFailed
+        this.stderr.note(`ferry: cannot start "${command}": ${message}`)
+      }
+    })
+    this.recovery = new RemoteRecovery({
+      name: config.name,
+      transport: () => this.transport,
+      log: deps.log,
+      ready: () => ({ client: this.readyClient(), generation: this.generation }),
+      renew: async () => {
+        await this.dropClient()
+        await this.connect()
+      },
+      down: (generation, reason) => this.markDown(generation, reason),
     })
   }
 
@@ -112,15 +137,15 @@ export class Connection {
   }
 
   async refreshTools(mode: CacheMode): Promise<void> {
-    const client = this.readyClient()
-    this.discovered = { ...this.discovered, tools: await listTools(client, mode) }
+    const tools = await this.recovery.run((client) => listTools(client, mode))
+    this.discovered = { ...this.discovered, tools }
     this.reportToolWarnings()
     this.deps.onChange()
   }
 
   /** Reads one resource (an App's HTML); errors are the SDK's, for the caller to phrase. */
   async readResource(uri: string, options: { signal: AbortSignal }): Promise<ReadResourceResult> {
-    return this.readyClient().readResource({ uri }, { signal: options.signal })
+    return this.recovery.run((client) => client.readResource({ uri }, { signal: options.signal }))
   }
 
   async callTool(
@@ -128,48 +153,75 @@ export class Connection {
     args: Record<string, unknown>,
     options: CallOptions = {},
   ): Promise<CallToolResult> {
-    const client = this.readyClient()
     const timeout = options.timeoutMs ?? this.config.timeout
     try {
-      return (await client.callTool(
-        { name: tool, arguments: args },
-        {
-          signal: options.signal,
-          timeout,
-          resetTimeoutOnProgress: true,
-          maxTotalTimeout: timeout * MAX_TOTAL_TIMEOUT_FACTOR,
-          onprogress: (progress) => options.onProgress?.(progress),
-        },
-      )) as CallToolResult
+      return await this.recovery.run(
+        async (client) =>
+          (await client.callTool(
+            { name: tool, arguments: args },
+            {
+              signal: options.signal,
+              timeout,
+              resetTimeoutOnProgress: true,
+              maxTotalTimeout: timeout * MAX_TOTAL_TIMEOUT_FACTOR,
+              onprogress: (progress) => options.onProgress?.(progress),
+            },
+          )) as CallToolResult,
+      )
     } catch (error) {
-      if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
-        // The launcher's exit report may still be in the stderr pipe.
-        await new Promise((resolve) => setImmediate(resolve))
-      }
+      const closed = error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed
+      if (closed && this.config.transport === 'stdio') await this.serverProcess.ended()
+      const fault = this.config.transport === 'stdio' ? undefined : remoteFaultOf(error)
       throw describeCallFailure(error, {
         server: this.name,
         tool,
         cancelled: options.signal?.aborted === true,
         timeout,
-        processEnd: this.serverProcess.describeEnd(),
+        processEnd:
+          this.config.transport === 'stdio'
+            ? this.serverProcess.describeEnd()
+            : this.downReason === undefined
+              ? undefined
+              : `became unreachable (${this.downReason})`,
+        unreachable: fault?.kind === 'down' ? fault.reason : undefined,
       })
     }
   }
 
+  /** Refused, dropped or 5xx: failed until a reconnect, with the backoff of a crashed process. */
+  private markDown(generation: number, reason: string): void {
+    if (generation !== this.generation || this.closed) return
+    void this.dropClient()
+    this.downReason = reason
+    this.stderr.note(`ferry: server unreachable: ${reason}`)
+    this.setStatus('failed', `server unreachable: ${reason}`)
+    if (Date.now() - this.readyAt >= STABLE_AFTER_MS) this.backoffMs = BACKOFF_START_MS
+    this.scheduleRetry()
+  }
+
+  /** Why this server cannot take a call now, or undefined while it is ready. */
+  notReadyError(): FerryError | undefined {
+    if (this.status === 'ready' && this.client !== undefined) return undefined
+    const why =
+      this.error !== null
+        ? `: ${this.error}`
+        : this.lastFailure !== undefined
+          ? ` after: ${this.lastFailure}`
+          : ''
+    return new FerryError(ErrorCode.ServerNotReady, `server "${this.name}" is ${this.status}${why}`)
+  }
+
   private readyClient(): Client {
-    if (this.status !== 'ready' || this.client === undefined) {
-      const why = this.error === null ? '' : `: ${this.error}`
-      throw new FerryError(
-        ErrorCode.ServerNotReady,
-        `server "${this.name}" is ${this.status}${why}`,
-      )
-    }
+    const notReady = this.notReadyError()
+    if (notReady !== undefined || this.client === undefined) throw notReady
     return this.client
   }
 
   private setStatus(status: ServerStatus, error: string | null = null): void {
     this.status = status
     this.error = error
+    if (error !== null) this.lastFailure = error
+    else if (status === 'ready') this.lastFailure = undefined
     this.deps.log({ kind: 'server.status', server: this.name, status, error })
     this.deps.onChange()
     this.deps.onStatus(this.name, status, error)
@@ -178,6 +230,7 @@ export class Connection {
   private async connect(): Promise<void> {
     if (this.closed) return
     this.setStatus('connecting')
+    this.downReason = undefined
     const plan = planConnect(this.config)
     const prior = plan.kind === 'auto' ? await this.deps.priors.get(this.fingerprint) : undefined
     try {
@@ -210,8 +263,11 @@ export class Connection {
           ? { mode: 'auto', probe: { timeoutMs: plan.probeTimeoutMs, maxRetries: 0 } }
           : { mode: 'legacy' },
     })
+    this.authChallenge = undefined
     client.onerror = (error) => {
-      if (generation === this.generation) this.serverProcess.onClientError(error)
+      if (generation !== this.generation) return
+      this.serverProcess.onClientError(error)
+      if (this.status === 'ready' && this.client !== undefined) this.recovery.check()
     }
     this.transport = this.config.transport
     const transport: Transport = createTransport(this.config, {
@@ -220,6 +276,11 @@ export class Connection {
       onSseFallback: (status) => {
         this.transport = 'sse'
         this.deps.log({ kind: 'server.sse_fallback', server: this.name, status })
+      },
+      onHttpResponse: (response) => {
+        if (response.status === 401 && generation === this.generation) {
+          this.authChallenge = response.headers.get('www-authenticate') ?? undefined
+        }
       },
     })
     this.pending = client
@@ -233,14 +294,16 @@ export class Connection {
         timeout: plan.deadlineMs,
         ...(prior === undefined ? {} : { prior: { kind: 'modern', discover: prior } }),
       })
-      const discovered = await discoverAll(client, 'use')
+      // Only the tools listing gates readiness; prompts and resources fill in after.
+      const tools = await listTools(client, 'use')
       await this.watchToolList(client, generation)
       if (timedOut) throw new Error('deadline passed')
       clearTimeout(deadline)
       this.pending = undefined
       if (this.closed) throw new Error('connection closed while connecting')
       this.client = client
-      this.discovered = discovered
+      this.discovered = { tools, prompts: [], resources: [] }
+      this.fillSideLists(client, generation)
       this.appsSupported = serverSupportsApps(client.getServerCapabilities())
       this.reportToolWarnings()
       this.era = client.getProtocolEra() ?? null
@@ -254,7 +317,7 @@ export class Connection {
       clearTimeout(deadline)
       this.pending = undefined
       await client.close().catch(() => {})
-      await new Promise((resolve) => setImmediate(resolve))
+      if (this.config.transport === 'stdio' && !timedOut) await this.serverProcess.ended()
       const lastStderr = this.stderr.tail(1)[0]
       throw new FerryError(
         ErrorCode.UpstreamError,
@@ -262,7 +325,9 @@ export class Connection {
           config: this.config,
           timedOut,
           processEnd: this.serverProcess.describeEnd(),
+          spawnFailure: this.serverProcess.spawnFailure(),
           lastStderr,
+          authChallenge: this.authChallenge,
         }),
         { cause: error },
       )
@@ -272,7 +337,7 @@ export class Connection {
   private async onClosed(generation: number): Promise<void> {
     if (generation !== this.generation || this.closed) return
     this.client = undefined
-    await new Promise((resolve) => setImmediate(resolve))
+    await this.serverProcess.ended()
     const end = this.serverProcess.describeEnd() ?? 'closed the connection'
     this.stderr.note(`ferry: server ${end}`)
     this.setStatus('failed', `server ${end}`)
@@ -306,6 +371,25 @@ export class Connection {
       client.getServerCapabilities()?.tools?.listChanged
     ) {
       await client.listen({ toolsListChanged: true })
+    }
+  }
+
+  /** Lists prompts and resources without holding up `ready`; a listing that fails stays empty. */
+  private fillSideLists(client: Client, generation: number): void {
+    for (const list of ['prompts', 'resources'] as const) {
+      listSide(client, list, 'use', this.config.discoveryTimeoutMs).then(
+        (items) => {
+          if (generation !== this.generation) return
+          this.discovered = { ...this.discovered, [list]: items }
+          this.deps.log({ kind: 'server.listed', server: this.name, list, count: items.length })
+          this.deps.onChange()
+        },
+        (error: unknown) => {
+          if (generation !== this.generation) return
+          const reason = errorMessage(error)
+          this.deps.log({ kind: 'server.list_skipped', server: this.name, list, error: reason })
+        },
+      )
     }
   }
 

@@ -1,12 +1,17 @@
 // Listing a server's tools, prompts and resources in either era. Modern sessions use the SDK's
 // typed, cache-aware list methods; legacy sessions walk pages with raw requests, because some
-// servers answer methods they never declared.
+// servers answer methods they never declared. Only the tools listing gates readiness.
 
 import type { Client, Prompt, Resource, Tool } from '@modelcontextprotocol/client'
-import { ProtocolError } from '@modelcontextprotocol/client'
+import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client'
 
 /** A server whose cursor never converges stops here. */
 export const LEGACY_PAGE_CAP = 100
+/**
+ * How long a listing the server never declared may take. Some legacy servers ignore methods
+ * they did not declare instead of answering -32601; they must not cost more than this.
+ */
+export const UNDECLARED_LIST_BOUND_MS = 2000
 const METHOD_NOT_FOUND = -32601
 
 export interface Discovered {
@@ -17,21 +22,41 @@ export interface Discovered {
 
 export type CacheMode = 'use' | 'refresh'
 
+/** The listings that fill in after the server is ready. */
+export type SideList = 'prompts' | 'resources'
+
 type ListMethod = 'tools/list' | 'prompts/list' | 'resources/list'
 const itemKey = { 'tools/list': 'tools', 'prompts/list': 'prompts', 'resources/list': 'resources' }
 
-async function rawListAll<T>(client: Client, method: ListMethod, optional: boolean): Promise<T[]> {
+interface RawListOptions {
+  /** An undeclared method answered with -32601 is an empty list, not an error. */
+  optional: boolean
+  /** The whole walk, every page included, ends by then (ms since the epoch). */
+  deadline?: number
+}
+
+async function rawListAll<T>(
+  client: Client,
+  method: ListMethod,
+  options: RawListOptions,
+): Promise<T[]> {
   const items: T[] = []
   let cursor: string | undefined
   for (let page = 0; page < LEGACY_PAGE_CAP; page++) {
     let result: Record<string, unknown>
     try {
-      result = (await client.request({
-        method,
-        params: cursor === undefined ? {} : { cursor },
-      })) as Record<string, unknown>
+      const timeout =
+        options.deadline === undefined
+          ? {}
+          : { timeout: Math.max(1, options.deadline - Date.now()) }
+      result = (await client.request(
+        { method, params: cursor === undefined ? {} : { cursor } },
+        timeout,
+      )) as Record<string, unknown>
     } catch (error) {
-      if (optional && error instanceof ProtocolError && error.code === METHOD_NOT_FOUND) return []
+      if (options.optional && error instanceof ProtocolError && error.code === METHOD_NOT_FOUND) {
+        return []
+      }
       throw error
     }
     const pageItems = result[itemKey[method]]
@@ -48,24 +73,49 @@ export async function listTools(client: Client, mode: CacheMode): Promise<Tool[]
     if (client.getServerCapabilities()?.tools === undefined) return []
     return (await client.listTools(undefined, { cacheMode: mode })).tools
   }
-  return rawListAll<Tool>(client, 'tools/list', true)
+  return rawListAll<Tool>(client, 'tools/list', { optional: true })
 }
 
-export async function discoverAll(client: Client, mode: CacheMode): Promise<Discovered> {
-  const tools = await listTools(client, mode)
-  if (client.getProtocolEra() === 'modern') {
-    const caps = client.getServerCapabilities() ?? {}
-    const [prompts, resources] = await Promise.all([
-      caps.prompts ? client.listPrompts(undefined, { cacheMode: mode }).then((r) => r.prompts) : [],
-      caps.resources
-        ? client.listResources(undefined, { cacheMode: mode }).then((r) => r.resources)
-        : [],
-    ])
-    return { tools, prompts, resources }
+/**
+ * Lists prompts or resources. A declared list has `declaredBoundMs`; an undeclared one is asked
+ * only of legacy servers, within `UNDECLARED_LIST_BOUND_MS`. Throws on a timeout or a failure, for
+ * the caller to log; an undeclared list the server refuses with -32601 is empty.
+ */
+export async function listSide(
+  client: Client,
+  list: SideList,
+  mode: CacheMode,
+  declaredBoundMs: number,
+): Promise<Prompt[] | Resource[]> {
+  const declared = client.getServerCapabilities()?.[list] !== undefined
+  const boundMs = declared ? declaredBoundMs : Math.min(UNDECLARED_LIST_BOUND_MS, declaredBoundMs)
+  try {
+    return await listWithin(client, list, mode, declared, boundMs)
+  } catch (error) {
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+      const what = declared ? 'declared' : 'not declared'
+      throw new Error(`no answer within ${boundMs} ms (${list} ${what})`, { cause: error })
+    }
+    throw error
   }
-  const [prompts, resources] = await Promise.all([
-    rawListAll<Prompt>(client, 'prompts/list', true).catch(() => []),
-    rawListAll<Resource>(client, 'resources/list', true).catch(() => []),
-  ])
-  return { tools, prompts, resources }
+}
+
+async function listWithin(
+  client: Client,
+  list: SideList,
+  mode: CacheMode,
+  declared: boolean,
+  boundMs: number,
+): Promise<Prompt[] | Resource[]> {
+  if (client.getProtocolEra() === 'modern') {
+    if (!declared) return []
+    const options = { cacheMode: mode, timeout: boundMs }
+    return list === 'prompts'
+      ? (await client.listPrompts(undefined, options)).prompts
+      : (await client.listResources(undefined, options)).resources
+  }
+  return rawListAll<Prompt | Resource>(client, `${list}/list`, {
+    optional: !declared,
+    deadline: Date.now() + boundMs,
+  })
 }

@@ -7,8 +7,19 @@ export const LAUNCHER_MARK = '\u001eferry-launcher '
 
 export const launcherPath = fileURLToPath(new URL('./launcher.js', import.meta.url))
 
+/** The server command could not be started at all (`spawn` failed). */
+export interface SpawnFailure {
+  command: string
+  /** The errno name, e.g. `ENOENT` or `EACCES`, when the system gave one. */
+  code: string | null
+  message: string
+}
+
 export type LauncherFact =
-  { pid: number } | { exit: { code: number | null; signal: string | null } } | { error: string }
+  | { pid: number }
+  | { exit: { code: number | null; signal: string | null } }
+  | { spawnFailed: SpawnFailure }
+  | { error: string }
 
 export function parseLauncherFact(line: string): LauncherFact | null {
   if (!line.startsWith(LAUNCHER_MARK)) return null

@@ -20,6 +20,8 @@ export interface TransportHooks {
   negotiatedVersion: () => string | undefined
   /** A bare `url` server answered Streamable HTTP with this 4xx; SSE is used instead. */
   onSseFallback?: (status: number) => void
+  /** Sees every Streamable HTTP response (its status and headers), e.g. to read a 401's challenge. */
+  onHttpResponse?: (response: Response) => void
 }
 
 export function createTransport(config: ServerConfig, hooks: TransportHooks): Transport {
@@ -67,7 +69,11 @@ function baseTransport(config: ServerConfig, hooks: TransportHooks): Transport {
     case 'streamable-http': {
       const http = new StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: { headers: config.headers },
-        fetch: withMcpHeaders(hooks.negotiatedVersion),
+        fetch: withMcpHeaders(hooks.negotiatedVersion, async (url, init) => {
+          const response = await fetch(url, init)
+          hooks.onHttpResponse?.(response)
+          return response
+        }),
       })
       if (!config.sseFallback) return http
       return new SseFallbackTransport(
