@@ -145,6 +145,10 @@ describe('hostile MCP Apps in the WebShell', () => {
       report: { execCommand: 'false', writeText: 'refused NotAllowedError' },
       clipboard: 'seed one',
     })
+    // The person's own copy of the text the App selected copies just that.
+    await page.keyboard.press('Control+C')
+    await waitFor(async () => (await clipboard()) !== 'seed one' || undefined)
+    expect(await clipboard()).toBe(CLIPBOARD_DATA)
 
     // Declared, and the person says no.
     expect((await daemon.cli(['call', 'mcp_probe_clipboard_declared_app', '{}'])).code).toBe(0)
