@@ -14,6 +14,26 @@ export function sandboxOrigin(location: Location): string | null {
   return `${location.protocol}//localhost:${location.port}`
 }
 
+/** An App asks for the clipboard in its resource; the person decides before it starts. */
+export function wantsClipboard(display: AppDisplay): boolean {
+  const declared = display.permissions.clipboardWrite
+  return typeof declared === 'object' && declared !== null
+}
+
+function ClipboardQuestion({ callId }: { callId: string }) {
+  return (
+    <div class="app-permission" data-testid="app-permission">
+      <p class="app-note">This App asks to write to your clipboard.</p>
+      <button type="button" onClick={() => liveApps.answerClipboard(callId, true)}>
+        Allow
+      </button>
+      <button type="button" onClick={() => liveApps.answerClipboard(callId, false)}>
+        Deny
+      </button>
+    </div>
+  )
+}
+
 function Fallback({ reason, result }: { reason: string; result: CallToolResult }) {
   return (
     <div data-testid="app-fallback">
@@ -34,12 +54,14 @@ export function AppFrame({
 }) {
   const container = useRef<HTMLDivElement>(null)
   const [failure, setFailure] = useState<string | null>(null)
+  const [stopped, setStopped] = useState<string | null>(null)
   const [, rerender] = useReducer((count: number) => count + 1, 0)
   useEffect(() => liveApps.subscribe(() => rerender(0)), [])
   const closed = liveApps.isClosed(callId)
+  const clipboard = wantsClipboard(display) ? liveApps.clipboardAnswer(callId) : false
 
   useLayoutEffect(() => {
-    if (closed || failure !== null) return
+    if (closed || failure !== null || stopped !== null || clipboard === undefined) return
     const origin = sandboxOrigin(window.location)
     if (origin === null) {
       setFailure(
@@ -58,9 +80,14 @@ export function AppFrame({
           display,
           theme: liveApps.currentTheme(),
           title: `App ${display.resourceUri} from ${display.serverName}`,
+          clipboard,
           onFailure: (reason) => {
             liveApps.drop(callId)
             setFailure(reason)
+          },
+          onClosed: (reason) => {
+            liveApps.drop(callId)
+            setStopped(reason)
           },
         }),
       )
@@ -69,9 +96,17 @@ export function AppFrame({
       gone = true
       liveApps.drop(callId)
     }
-  }, [callId, closed, failure])
+  }, [callId, closed, failure, stopped, clipboard])
 
   if (failure !== null) return <Fallback reason={failure} result={result} />
+  if (stopped !== null) {
+    return (
+      <div data-testid="app-stopped">
+        <p class="app-note">App closed: {stopped}.</p>
+        <ResultView result={result} />
+      </div>
+    )
+  }
   if (closed) {
     return (
       <div class="app-closed" data-testid="app-closed">
@@ -84,5 +119,6 @@ export function AppFrame({
       </div>
     )
   }
+  if (clipboard === undefined) return <ClipboardQuestion callId={callId} />
   return <div class="app-container" ref={container} data-testid="app-container" />
 }

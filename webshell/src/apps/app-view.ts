@@ -17,6 +17,12 @@ export const MIN_HEIGHT_PX = 40
 export const MAX_HEIGHT_PX = 2000
 /** How long the proxy may take to announce itself before the card falls back to text. */
 export const PROXY_READY_MS = 5000
+/**
+ * Messages the proxy may pass on in any one second. The proxy closes an App past its own, lower
+ * budget and says so; this one holds if that notice never comes.
+ */
+export const MAX_MESSAGES_PER_SECOND = 250
+const APP_CLOSED = 'ui/notifications/sandbox-app-closed'
 
 export interface AppView {
   /** Sends `ui/resource-teardown` and resolves on any answer or after `timeoutMs`. */
@@ -32,13 +38,40 @@ export interface AppViewOptions {
   display: AppDisplay
   theme: Theme
   title: string
+  /** Whether the person let this App write to the clipboard (it declared that it wants to). */
+  clipboard: boolean
   onFailure(reason: string): void
+  /** The App was stopped for what it did; its frame is gone. */
+  onClosed(reason: string): void
 }
 
 const HOST_INFO = { name: 'Ferry WebShell', version: '0.1.0' }
 
 function clampHeight(height: number): number {
   return Math.min(MAX_HEIGHT_PX, Math.max(MIN_HEIGHT_PX, Math.round(height)))
+}
+
+function wantsClipboard(display: AppDisplay): boolean {
+  const declared = display.permissions.clipboardWrite
+  return typeof declared === 'object' && declared !== null
+}
+
+/** A declared clipboard permission goes to the sandbox only if the person allowed it. */
+function permissionsFor(
+  declared: AppDisplay['permissions'],
+  clipboard: boolean,
+): AppDisplay['permissions'] {
+  if (clipboard) return declared
+  const { clipboardWrite: _refused, ...rest } = declared
+  return rest
+}
+
+function closedReason(data: unknown): string | undefined {
+  if (typeof data !== 'object' || data === null) return undefined
+  const { method, params } = data as { method?: unknown; params?: { reason?: unknown } }
+  if (method !== APP_CLOSED) return undefined
+  const reason = params?.reason
+  return typeof reason === 'string' ? reason.slice(0, 200) : 'the sandbox closed it'
 }
 
 function proxyUrl(sandboxOrigin: string, csp: AppDisplay['csp']): string {
@@ -56,6 +89,8 @@ export function startAppView(options: AppViewOptions): AppView {
   const { display } = options
   const iframe = document.createElement('iframe')
   iframe.setAttribute('sandbox', 'allow-scripts')
+  // Delegated to the proxy, which hands it on to the App's frame (the proxy's own policy check).
+  if (options.clipboard && wantsClipboard(display)) iframe.setAttribute('allow', 'clipboard-write')
   iframe.title = options.title
   iframe.className = display.prefersBorder === false ? 'app-frame' : 'app-frame app-frame-border'
   iframe.dataset.testid = 'app-frame'
@@ -87,7 +122,7 @@ export function startAppView(options: AppViewOptions): AppView {
     void bridge.sendSandboxResourceReady({
       html: display.html,
       csp: display.csp,
-      permissions: display.permissions,
+      permissions: permissionsFor(display.permissions, options.clipboard),
     })
   }
   bridge.oninitialized = () => {
@@ -106,6 +141,30 @@ export function startAppView(options: AppViewOptions): AppView {
   }
 
   const target = iframe.contentWindow as Window
+  // Registered before the bridge's own listener, so a stopped App's messages never reach it.
+  let windowStart = 0
+  let messages = 0
+  let stopped = false
+  const budget = (event: MessageEvent) => {
+    if (event.source !== target) return
+    if (!stopped) {
+      const reason = closedReason(event.data)
+      const now = performance.now()
+      if (now - windowStart >= 1000) {
+        windowStart = now
+        messages = 0
+      }
+      messages += 1
+      if (reason !== undefined || messages > MAX_MESSAGES_PER_SECOND) {
+        stopped = true
+        options.onClosed(
+          reason ?? `the App sent more than ${MAX_MESSAGES_PER_SECOND} messages in a second`,
+        )
+      }
+    }
+    if (stopped) event.stopImmediatePropagation()
+  }
+  window.addEventListener('message', budget)
   // Connected before the proxy loads, so its ready notice cannot be missed.
   void bridge.connect(new PostMessageTransport(target, target))
   iframe.src = proxyUrl(options.sandboxOrigin, display.csp)
@@ -128,6 +187,7 @@ export function startAppView(options: AppViewOptions): AppView {
       if (disposed) return
       disposed = true
       clearTimeout(readyTimer)
+      window.removeEventListener('message', budget)
       void bridge.close()
       iframe.remove()
     },

@@ -12,11 +12,22 @@ export const MAX_LIVE_APPS = 12
 export class LiveApps {
   private readonly views = new Map<string, AppView>()
   private readonly closed = new Set<string>()
+  /** The person's answer to an App's clipboard request, kept while the page lives. */
+  private readonly clipboard = new Map<string, boolean>()
   private readonly listeners = new Set<() => void>()
   private theme: Theme = 'light'
 
   isClosed(callId: string): boolean {
     return this.closed.has(callId)
+  }
+
+  clipboardAnswer(callId: string): boolean | undefined {
+    return this.clipboard.get(callId)
+  }
+
+  answerClipboard(callId: string, allowed: boolean): void {
+    this.clipboard.set(callId, allowed)
+    this.notify()
   }
 
   currentTheme(): Theme {
