@@ -135,7 +135,13 @@ export async function readJsonLines<T = Record<string, unknown>>(file: string): 
 /** `settings: null` starts with no settings file at all (a fresh HOME and working directory). */
 export async function startDaemon(
   settings: unknown,
-  options: { env?: Record<string, string>; stateDir?: string; args?: string[] } = {},
+  options: {
+    env?: Record<string, string>
+    stateDir?: string
+    args?: string[]
+    /** Runs the daemon under `ulimit -n` of this many open files. */
+    openFiles?: number
+  } = {},
 ): Promise<TestDaemon> {
   const stateDir = options.stateDir ?? (await tempDir('ferry-state-'))
   const configDir = await tempDir('ferry-config-')
@@ -157,7 +163,15 @@ export async function startDaemon(
   const workspace = `${stateDir}.workspace`
   await mkdir(workspace, { recursive: true })
   temporary.push(workspace)
-  const child = spawn(process.execPath, args, {
+  // `exec` keeps the shell's pid, so the runtime file still names the spawned process.
+  const [command, commandArgs] =
+    options.openFiles === undefined
+      ? [process.execPath, args]
+      : [
+          '/bin/sh',
+          ['-c', `ulimit -n ${options.openFiles} && exec "$0" "$@"`, process.execPath, ...args],
+        ]
+  const child = spawn(command, commandArgs, {
     env,
     cwd: workspace,
     stdio: ['ignore', 'pipe', 'pipe'],

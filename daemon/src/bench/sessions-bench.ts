@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TranscriptEvent } from '../protocol/index.js'
 import { EventLog } from '../sessions/event-log.js'
+import { HandlePool } from '../sessions/handle-pool.js'
 import { encodeRecord } from '../sessions/record-codec.js'
 import { fixtureEntry, startBenchDaemon } from './bench-env.js'
 import { writeStoredSession } from './stored-session.js'
@@ -51,12 +52,15 @@ export async function benchFanOut(): Promise<void> {
 
 async function appendRate(durable: boolean, total: number): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), 'ferry-bench-log-'))
-  const { log } = await EventLog.open<TranscriptEvent>(join(dir, 'events.jsonl'))
+  const files = new HandlePool()
+  const { log } = await EventLog.open<TranscriptEvent>(join(dir, 'events.jsonl'), files)
   const started = performance.now()
   if (durable) {
     // Many producers, as with many running calls: each append resolves once stored.
     const pending: Promise<void>[] = []
-    for (let seq = 1; seq <= total; seq++) pending.push(log.append([sampleEvent(seq)]))
+    for (let seq = 1; seq <= total; seq++) {
+      pending.push(log.append([JSON.stringify(sampleEvent(seq))]))
+    }
     await Promise.all(pending)
   } else {
     await writeFile(
@@ -66,6 +70,7 @@ async function appendRate(durable: boolean, total: number): Promise<number> {
   }
   const rate = total / ((performance.now() - started) / 1000)
   await log.close()
+  await files.closeAll()
   await rm(dir, { recursive: true, force: true })
   return rate
 }
