@@ -169,8 +169,7 @@ describe('transcript bounds', () => {
     if (first === undefined || !('call' in first) || last === undefined || !('result' in last)) {
       throw new Error(`unexpected call lines: ${JSON.stringify(lines).slice(0, 500)}`)
     }
-    const sentText = last.result.content?.[0]
-    const sent = Number(/^sent (\d+)$/.exec(sentText?.type === 'text' ? sentText.text : '')?.[1])
+    const sent = Number(/"text":"sent (\d+)"/.exec(JSON.stringify(last.result.content))?.[1])
 
     const events = (await daemon.events()).filter(
       (e) => 'callId' in e && e.callId === first.call.id,
