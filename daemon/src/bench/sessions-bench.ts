@@ -31,13 +31,24 @@ export async function benchFanOut(): Promise<void> {
   try {
     await daemon.waitAllReady(1)
     const subscribers = await Promise.all(Array.from({ length: 50 }, () => subscribe(daemon.info)))
-    // One progress event per millisecond for about three seconds: ~1,000 events/s.
-    await daemon.api('/call', { tool: 'mcp_fx_slow', arguments: { steps: 3000, delayMs: 1 } })
+    // 100 calls at once, each storing one progress event per 100 ms (the most a call stores
+    // after its first burst) for about three seconds: ~1,000 events/s.
+    const calls = Array.from({ length: 100 }, () =>
+      fetch(new URL('api/call', daemon.info.url), {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${daemon.info.token}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ tool: 'mcp_fx_slow', arguments: { steps: 30, delayMs: 100 } }),
+      }).then((response) => response.text()),
+    )
+    await Promise.all(calls)
     await new Promise((resolve) => setTimeout(resolve, 500))
     const latencies = subscribers.flatMap((s) => s.latencies)
     const events = subscribers[0]?.received ?? 0
     const seconds = ((subscribers[0]?.lastAt ?? 0) - (subscribers[0]?.firstAt ?? 0)) / 1000
-    console.log(`fan-out (50 WebSocket subscribers, one progress event per ms)`)
+    console.log(`fan-out (50 WebSocket subscribers, 100 calls storing progress every 100 ms)`)
     console.log(
       `  ${events} events to each subscriber at ${(events / seconds).toFixed(0)} events/s`,
     )
