@@ -145,6 +145,8 @@ export interface StartOptions {
   userSettings?: unknown
   /** With `settings: null`: the workspace file (`<cwd>/.ferry/settings.json`) to write. */
   workspaceSettings?: unknown
+  /** Runs the daemon under `ulimit -n` of this many open files. */
+  openFiles?: number
 }
 
 /** Where a daemon started by `startDaemon` finds its workspace and user files. */
@@ -196,7 +198,15 @@ export async function startDaemon(
   const workspace = paths.workspace
   await mkdir(workspace, { recursive: true })
   temporary.push(workspace)
-  const child = spawn(process.execPath, args, {
+  // `exec` keeps the shell's pid, so the runtime file still names the spawned process.
+  const [command, commandArgs] =
+    options.openFiles === undefined
+      ? [process.execPath, args]
+      : [
+          '/bin/sh',
+          ['-c', `ulimit -n ${options.openFiles} && exec "$0" "$@"`, process.execPath, ...args],
+        ]
+  const child = spawn(command, commandArgs, {
     env,
     cwd: workspace,
     stdio: ['ignore', 'pipe', 'pipe'],

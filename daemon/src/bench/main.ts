@@ -4,6 +4,7 @@
 
 import { benchCallOverhead } from './call-overhead.js'
 import { benchProbeFloor } from './probe-floor.js'
+import { benchProgressFlood } from './progress-flood.js'
 import { benchDurability, benchFanOut, benchLargeSessions } from './sessions-bench.js'
 import { benchMemory, benchStartup } from './startup-and-memory.js'
 import { benchWebShellApps, benchWebShellEvents, benchWebShellLoad } from './webshell-bench.js'
@@ -18,6 +19,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'fan-out': benchFanOut,
   durability: benchDurability,
   'large-sessions': benchLargeSessions,
+  'progress-flood': benchProgressFlood,
   'webshell-load': benchWebShellLoad,
   'event-to-screen': benchWebShellEvents,
   'app-start': benchWebShellApps,

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TranscriptEvent } from '../protocol/index.js'
 import { EventLog } from '../sessions/event-log.js'
+import { HandlePool } from '../sessions/handle-pool.js'
 import { encodeRecord } from '../sessions/record-codec.js'
 import { fixtureEntry, startBenchDaemon } from './bench-env.js'
 import { writeStoredSession } from './stored-session.js'
@@ -30,13 +31,24 @@ export async function benchFanOut(): Promise<void> {
   try {
     await daemon.waitAllReady(1)
     const subscribers = await Promise.all(Array.from({ length: 50 }, () => subscribe(daemon.info)))
-    // One progress event per millisecond for about three seconds: ~1,000 events/s.
-    await daemon.api('/call', { tool: 'mcp_fx_slow', arguments: { steps: 3000, delayMs: 1 } })
+    // 100 calls at once, each storing one progress event per 100 ms (the most a call stores
+    // after its first burst) for about three seconds: ~1,000 events/s.
+    const calls = Array.from({ length: 100 }, () =>
+      fetch(new URL('api/call', daemon.info.url), {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${daemon.info.token}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ tool: 'mcp_fx_slow', arguments: { steps: 30, delayMs: 100 } }),
+      }).then((response) => response.text()),
+    )
+    await Promise.all(calls)
     await new Promise((resolve) => setTimeout(resolve, 500))
     const latencies = subscribers.flatMap((s) => s.latencies)
     const events = subscribers[0]?.received ?? 0
     const seconds = ((subscribers[0]?.lastAt ?? 0) - (subscribers[0]?.firstAt ?? 0)) / 1000
-    console.log(`fan-out (50 WebSocket subscribers, one progress event per ms)`)
+    console.log(`fan-out (50 WebSocket subscribers, 100 calls storing progress every 100 ms)`)
     console.log(
       `  ${events} events to each subscriber at ${(events / seconds).toFixed(0)} events/s`,
     )
@@ -51,12 +63,15 @@ export async function benchFanOut(): Promise<void> {
 
 async function appendRate(durable: boolean, total: number): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), 'ferry-bench-log-'))
-  const { log } = await EventLog.open<TranscriptEvent>(join(dir, 'events.jsonl'))
+  const files = new HandlePool()
+  const { log } = await EventLog.open<TranscriptEvent>(join(dir, 'events.jsonl'), files)
   const started = performance.now()
   if (durable) {
     // Many producers, as with many running calls: each append resolves once stored.
     const pending: Promise<void>[] = []
-    for (let seq = 1; seq <= total; seq++) pending.push(log.append([sampleEvent(seq)]))
+    for (let seq = 1; seq <= total; seq++) {
+      pending.push(log.append([JSON.stringify(sampleEvent(seq))]))
+    }
     await Promise.all(pending)
   } else {
     await writeFile(
@@ -66,6 +81,7 @@ async function appendRate(durable: boolean, total: number): Promise<number> {
   }
   const rate = total / ((performance.now() - started) / 1000)
   await log.close()
+  await files.closeAll()
   await rm(dir, { recursive: true, force: true })
   return rate
 }

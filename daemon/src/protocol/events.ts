@@ -66,6 +66,11 @@ interface EventBase {
   time: string
   /** The client that caused the event; null for the daemon itself (server status, recovery). */
   client: ClientRef | null
+  /**
+   * Set when the event was over a bound and is stored shortened, saying what was dropped, e.g.
+   * `nesting deeper than 64 levels`; the dropped parts carry a `[truncated: …]` marker in place.
+   */
+  truncated?: string
 }
 
 export type TranscriptEventBody =

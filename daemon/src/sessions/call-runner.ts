@@ -93,23 +93,21 @@ export class CallRunner {
         timeoutMs: input.timeoutMs,
         onProgress: (p) =>
           void session
-            .emit(
-              {
-                type: 'call.progress',
-                callId,
-                progress: p.progress,
-                ...(p.total === undefined ? {} : { total: p.total }),
-                ...(p.message === undefined ? {} : { message: p.message }),
-              },
-              null,
-            )
+            .progress({
+              type: 'call.progress',
+              callId,
+              progress: p.progress,
+              ...(p.total === undefined ? {} : { total: p.total }),
+              ...(p.message === undefined ? {} : { message: p.message }),
+            })
             .catch(() => {}),
       })
       // The App (if any) is loaded before the result is stored, so every client sees one event;
       // the model-visible result stays exactly what the server returned.
       const display = await this.ferry.display(entry, input.arguments, result, controller.signal)
-      await session.emit({ type: 'call.result', callId, result, display }, null)
-      return { callId, result }
+      // The caller gets what is stored: a result over the event bounds comes back shortened.
+      const stored = await session.emit({ type: 'call.result', callId, result, display }, null)
+      return { callId, result: stored.result }
     } catch (error) {
       const context = { where: 'call', session: session.id, callId }
       const failure = toFerryError(error, this.log, context)

@@ -7,14 +7,20 @@ import type { TranscriptEvent } from '../protocol/index.js'
 /** Strings longer than this are cut, with a marker saying how much was removed. */
 export const MAX_KEPT_STRING = 2000
 
-function shortenString(value: string): string {
+/** The word a marker starts with: `compacted` in compaction, `truncated` for an over-limit event. */
+export type ShortenedBy = 'compacted' | 'truncated'
+
+function shortenString(value: string, by: ShortenedBy): string {
   if (value.length <= MAX_KEPT_STRING) return value
-  return `${value.slice(0, MAX_KEPT_STRING)}… [compacted: ${value.length - MAX_KEPT_STRING} more characters]`
+  return `${value.slice(0, MAX_KEPT_STRING)}… [${by}: ${value.length - MAX_KEPT_STRING} more characters]`
 }
 
 /** Base64 payloads of image and audio blocks and of blob resources carry no meaning to keep. */
-function shortenBinary(value: Record<string, unknown>): Record<string, unknown> | undefined {
-  const marker = (text: string) => `[compacted: ${text.length} base64 characters]`
+function shortenBinary(
+  value: Record<string, unknown>,
+  by: ShortenedBy,
+): Record<string, unknown> | undefined {
+  const marker = (text: string) => `[${by}: ${text.length} base64 characters]`
   if ((value.type === 'image' || value.type === 'audio') && typeof value.data === 'string') {
     return { ...value, data: marker(value.data) }
   }
@@ -24,14 +30,15 @@ function shortenBinary(value: Record<string, unknown>): Record<string, unknown> 
   return undefined
 }
 
-function shorten(value: unknown): unknown {
-  if (typeof value === 'string') return shortenString(value)
-  if (Array.isArray(value)) return value.map(shorten)
+/** A copy of `value` with long strings cut and binary payloads replaced, each with a marker. */
+export function shorten(value: unknown, by: ShortenedBy = 'compacted'): unknown {
+  if (typeof value === 'string') return shortenString(value, by)
+  if (Array.isArray(value)) return value.map((item) => shorten(item, by))
   if (typeof value === 'object' && value !== null) {
     const record = value as Record<string, unknown>
-    const binary = shortenBinary(record)
+    const binary = shortenBinary(record, by)
     if (binary !== undefined) return binary
-    return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, shorten(v)]))
+    return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, shorten(v, by)]))
   }
   return value
 }

@@ -1,9 +1,11 @@
 // A session's append-only event file. Appends are group-committed: every event queued while a
 // write is in flight goes out in the next single write + fdatasync, and a caller's promise
-// resolves only once its events are on disk.
+// resolves only once its events are on disk. The file is open only while a shared HandlePool
+// holds it, so thousands of sessions hold a bounded number of descriptors.
 
-import { open, rename, type FileHandle } from 'node:fs/promises'
-import { decodeRecord, encodeRecord } from './record-codec.js'
+import { open, rename, stat } from 'node:fs/promises'
+import type { HandlePool } from './handle-pool.js'
+import { decodeRecord, encodeJson } from './record-codec.js'
 
 export interface LoadReport<T> {
   records: T[]
@@ -27,20 +29,35 @@ export class EventLog<T> {
   private closed = false
 
   private constructor(
-    private handle: FileHandle,
+    private readonly pool: HandlePool,
     private readonly path: string,
   ) {}
 
   /** Opens (creating if needed) and reads the file, cutting off a torn last line. */
-  static async open<T>(path: string): Promise<{ log: EventLog<T>; report: LoadReport<T> }> {
-    const handle = await open(path, 'a+', 0o600)
-    const text = (await handle.readFile()).toString('utf8')
+  static async open<T>(
+    path: string,
+    pool: HandlePool,
+  ): Promise<{ log: EventLog<T>; report: LoadReport<T> }> {
+    const { text, size } = await pool.use(path, async (handle) => {
+      const { size } = await handle.stat()
+      const buffer = Buffer.alloc(size)
+      let read = 0
+      while (read < size) {
+        const { bytesRead } = await handle.read(buffer, read, size - read, read)
+        if (bytesRead === 0) break
+        read += bytesRead
+      }
+      const text = buffer.subarray(0, read).toString('utf8')
+      const end = text.lastIndexOf('\n') + 1
+      const kept = Buffer.byteLength(text.slice(0, end))
+      if (kept < read) {
+        await handle.truncate(kept)
+        await handle.datasync()
+      }
+      return { text, size: read }
+    })
     const end = text.lastIndexOf('\n') + 1
-    const tornBytes = Buffer.byteLength(text.slice(end))
-    if (tornBytes > 0) {
-      await handle.truncate(Buffer.byteLength(text.slice(0, end)))
-      await handle.datasync()
-    }
+    const kept = Buffer.byteLength(text.slice(0, end))
     const records: T[] = []
     let damaged: LoadReport<T>['damaged'] = null
     const lines = text.slice(0, end).split('\n')
@@ -50,16 +67,16 @@ export class EventLog<T> {
       if (decoded.ok) records.push(decoded.value as T)
       else damaged ??= { line: index + 1, reason: decoded.reason }
     })
-    const log = new EventLog<T>(handle, path)
-    log.bytes = await log.size()
-    return { log, report: { records, tornBytes, damaged } }
+    const log = new EventLog<T>(pool, path)
+    log.bytes = kept
+    return { log, report: { records, tornBytes: size - kept, damaged } }
   }
 
-  /** Resolves once `records` are stored durably. */
-  append(records: readonly T[]): Promise<void> {
+  /** Resolves once the records, given as their JSON text, are stored durably. */
+  append(jsons: readonly string[]): Promise<void> {
     if (this.closed) return Promise.reject(new Error('event log is closed'))
     return new Promise((resolve, reject) => {
-      this.queue.push({ lines: records.map(encodeRecord).join(''), resolve, reject })
+      this.queue.push({ lines: jsons.map(encodeJson).join(''), resolve, reject })
       void this.flush()
     })
   }
@@ -77,29 +94,25 @@ export class EventLog<T> {
       const temp = `${this.path}.compacting`
       const next = await open(temp, 'w', 0o600)
       try {
-        await next.write(records.map(encodeRecord).join(''), null, 'utf8')
+        await next.write(records.map((record) => encodeJson(JSON.stringify(record))).join(''))
         await next.datasync()
       } finally {
         await next.close()
       }
+      // A handle kept open on the old file would append to the replaced one.
+      await this.pool.forget(this.path)
       await rename(temp, this.path)
-      await this.handle.close()
-      this.handle = await open(this.path, 'a+', 0o600)
-      this.bytes = await this.size()
+      this.bytes = (await stat(this.path)).size
     } finally {
       this.writing = false
       void this.flush()
     }
   }
 
-  private async size(): Promise<number> {
-    return (await this.handle.stat()).size
-  }
-
   async close(): Promise<void> {
     await this.drained()
     this.closed = true
-    await this.handle.close()
+    await this.pool.forget(this.path)
   }
 
   private async drained(): Promise<void> {
@@ -115,9 +128,11 @@ export class EventLog<T> {
     this.queue = []
     try {
       const text = batch.map((pending) => pending.lines).join('')
-      await this.handle.write(text, null, 'utf8')
+      await this.pool.use(this.path, async (handle) => {
+        await handle.write(text, null, 'utf8')
+        await handle.datasync()
+      })
       this.bytes += Buffer.byteLength(text)
-      await this.handle.datasync()
       for (const pending of batch) pending.resolve()
     } catch (error) {
       for (const pending of batch) pending.reject(error)

@@ -3,9 +3,13 @@
 
 import { crc32 } from 'node:zlib'
 
-export function encodeRecord(value: unknown): string {
-  const json = JSON.stringify(value)
+/** The stored line of a record already serialised as `json`. */
+export function encodeJson(json: string): string {
   return `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`
+}
+
+export function encodeRecord(value: unknown): string {
+  return encodeJson(JSON.stringify(value))
 }
 
 export type DecodedRecord = { ok: true; value: unknown } | { ok: false; reason: string }

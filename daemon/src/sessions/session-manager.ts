@@ -8,12 +8,15 @@ import { ErrorCode, FerryError } from '../errors.js'
 import type { Log } from '../log.js'
 import type { SessionInfo, TranscriptEvent } from '../protocol/index.js'
 import { EventLog } from './event-log.js'
+import { HandlePool } from './handle-pool.js'
 import { Session, type SessionHooks, type SessionMeta } from './session.js'
 
 const SESSION_ID = /^[a-z0-9]{1,32}$/
 
 export class SessionManager {
   private readonly sessions = new Map<string, Session>()
+  /** Every session's event file is opened through this, so descriptors stay bounded. */
+  private readonly files = new HandlePool()
 
   private constructor(
     private readonly dir: string,
@@ -108,11 +111,15 @@ export class SessionManager {
   async closeAll(): Promise<void> {
     await Promise.all([...this.sessions.values()].map((session) => session.close()))
     this.sessions.clear()
+    await this.files.closeAll()
   }
 
   private async open(id: string): Promise<Session> {
     const meta = JSON.parse(await readFile(join(this.dir, id, 'meta.json'), 'utf8')) as SessionMeta
-    const { log, report } = await EventLog.open<TranscriptEvent>(join(this.dir, id, 'events.jsonl'))
+    const { log, report } = await EventLog.open<TranscriptEvent>(
+      join(this.dir, id, 'events.jsonl'),
+      this.files,
+    )
     if (report.tornBytes > 0) {
       this.log({ kind: 'session.torn_record', session: id, bytes: report.tornBytes })
     }

@@ -1,5 +1,6 @@
 // One session: its metadata, its transcript in memory and on disk, and its live subscribers.
-// Events get their seq when emitted and reach subscribers only after they are stored.
+// Events get their seq when emitted, pass the event bounds before they enter memory or disk, and
+// reach subscribers only after they are stored.
 
 import type {
   ClientRef,
@@ -8,7 +9,9 @@ import type {
   TranscriptEventBody,
 } from '../protocol/index.js'
 import { compactEvents } from './compact.js'
+import { boundEvent } from './event-bounds.js'
 import type { EventLog } from './event-log.js'
+import { ProgressCoalescer, type ProgressBody } from './progress-coalescer.js'
 
 export interface SessionMeta {
   id: string
@@ -20,6 +23,12 @@ export interface SessionMeta {
 }
 
 export type Subscriber = (event: TranscriptEvent) => void
+
+/** The stored form of an emitted body: same type, possibly shortened by the event bounds. */
+export type StoredEvent<B extends TranscriptEventBody> = Extract<
+  TranscriptEvent,
+  { type: B['type'] }
+>
 
 /** What a session reports to the layer that owns it. */
 export interface SessionHooks {
@@ -39,6 +48,9 @@ export class Session {
 
   private compacting: Promise<number> | undefined
   private bytesAfterCompaction = 0
+  private readonly progressGate = new ProgressCoalescer(
+    (body) => void this.store([{ body, client: null }]).catch(() => {}),
+  )
 
   constructor(
     public meta: SessionMeta,
@@ -66,19 +78,44 @@ export class Session {
     }
   }
 
-  /** Stores one event and then delivers it; resolves with the stored event. */
-  async emit(body: TranscriptEventBody, client: ClientRef | null): Promise<TranscriptEvent> {
-    const event = {
-      seq: ++this.head,
-      time: new Date().toISOString(),
-      client,
-      ...body,
-    } as TranscriptEvent
-    this.events.push(event)
-    await this.log.append([event])
+  /**
+   * Stores one event and then delivers it; resolves with the stored event, which is shortened
+   * when it was over the event bounds. A call's end first stores the progress still held for it.
+   */
+  async emit<B extends TranscriptEventBody>(
+    body: B,
+    client: ClientRef | null,
+  ): Promise<StoredEvent<B>> {
+    const held =
+      'callId' in body && isCallEnd(body.type) ? this.progressGate.finish(body.callId) : undefined
+    const stored = await this.store([
+      ...(held === undefined ? [] : [{ body: held, client: null }]),
+      { body, client },
+    ])
+    return stored[stored.length - 1] as StoredEvent<B>
+  }
+
+  /** Stores a call's progress, or holds it while the call stores progress faster than its rate. */
+  async progress(body: ProgressBody): Promise<void> {
+    const now = this.progressGate.offer(body)
+    if (now !== undefined) await this.store([{ body: now, client: null }])
+  }
+
+  private async store(
+    items: ReadonlyArray<{ body: TranscriptEventBody; client: ClientRef | null }>,
+  ): Promise<TranscriptEvent[]> {
+    const time = new Date().toISOString()
+    const bounded = items.map(({ body, client }) =>
+      boundEvent({ seq: ++this.head, time, client, ...body } as TranscriptEvent),
+    )
+    const events = bounded.map((entry) => entry.event)
+    this.events.push(...events)
+    await this.log.append(bounded.map((entry) => entry.json))
     // Appends resolve in order, so stored events are published in seq order.
-    this.storedHead = event.seq
-    for (const subscriber of this.subscribers.keys()) subscriber(event)
+    for (const event of events) {
+      this.storedHead = event.seq
+      for (const subscriber of this.subscribers.keys()) subscriber(event)
+    }
     // Compact past the limit, but not again until the file has doubled since the last time: a
     // history that stays large after compaction must not be rewritten on every event.
     if (
@@ -89,7 +126,7 @@ export class Session {
         .then(() => this.hooks.onCompacted(this))
         .catch((error: unknown) => this.hooks.onCompactionFailed(this, error))
     }
-    return event
+    return events
   }
 
   /** Stored events after `afterSeq`, oldest first. */
