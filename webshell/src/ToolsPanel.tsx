@@ -20,6 +20,17 @@ export type CallTool = (tool: string, args: Record<string, unknown>) => Promise<
 
 /** Longer descriptions are cut in the list; an open tool shows its description whole. */
 const DESCRIPTION_SHOWN = 600
+/**
+ * Heights in rem of a server's header and a closed tool (style.css gives them exactly these).
+ * Fixed heights need no measuring: only open tools are measured, so a keystroke costs one pass
+ * over the rows, not one per row that comes into view.
+ */
+const HEADER_REM = 2.5
+const TOOL_REM = 5.75
+
+function remPx(): number {
+  return Number.parseFloat(getComputedStyle(document.documentElement).fontSize) || 16
+}
 
 const HINTS: { key: keyof ToolAnnotations; label: string; title: string }[] = [
   { key: 'readOnlyHint', label: 'read-only', title: 'Does not change anything' },
@@ -62,7 +73,7 @@ const ToolItem = memo(function ToolItem({
   }
   const description = tool.description
   return (
-    <div class="tool" data-testid="tool" data-tool={tool.name}>
+    <div class={open ? 'tool' : 'tool tool-closed'} data-testid="tool" data-tool={tool.name}>
       <div class="tool-head">
         <button
           type="button"
@@ -96,8 +107,10 @@ const ToolItem = memo(function ToolItem({
   )
 })
 
+// Qualified tool names are `[A-Za-z0-9_-]`, so a header's key never equals a tool's; a tool's
+// key is its name as it is, with nothing built per row on each keystroke.
 function rowKey(row: ToolRow): string {
-  return row.kind === 'server' ? `server:${row.server}` : `tool:${row.tool.name}`
+  return row.kind === 'server' ? ` ${row.server}` : row.tool.name
 }
 
 export function ToolsPanel({ tools, onCall }: { tools: ToolInfo[]; onCall: CallTool }) {
@@ -110,6 +123,7 @@ export function ToolsPanel({ tools, onCall }: { tools: ToolInfo[]; onCall: CallT
   const focused = useRef<string | null>(null)
   const [focusTarget, setFocusTarget] = useState<number | null>(null)
   const [, rerender] = useReducer((count: number) => count + 1, 0)
+  const [rem] = useState(remPx)
   const [virtualizer] = useState(
     () =>
       new Virtualizer<HTMLDivElement, HTMLElement>({
@@ -132,14 +146,22 @@ export function ToolsPanel({ tools, onCall }: { tools: ToolInfo[]; onCall: CallT
       kept.push(at)
     }
   })
+  // New only when the rows change: the virtualiser lays out all rows again when these do.
+  const rowOptions = useMemo(() => {
+    return {
+      count: rows.length,
+      estimateSize: (at: number) => (rows[at]?.kind === 'server' ? HEADER_REM : TOOL_REM) * rem,
+      getItemKey: (at: number) => {
+        const row = rows[at]
+        return row === undefined ? at : rowKey(row)
+      },
+    }
+  }, [rows, rem])
+  const rowsRef = useRef(rows)
+  rowsRef.current = rows
   virtualizer.setOptions({
     ...virtualizer.options,
-    count: rows.length,
-    estimateSize: (at) => (rows[at]?.kind === 'server' ? 36 : 56),
-    getItemKey: (at) => {
-      const row = rows[at]
-      return row === undefined ? at : rowKey(row)
-    },
+    ...rowOptions,
     rangeExtractor: (range) =>
       kept.length === 0
         ? defaultRangeExtractor(range)
@@ -167,10 +189,18 @@ export function ToolsPanel({ tools, onCall }: { tools: ToolInfo[]; onCall: CallT
     () => (name: string) =>
       setOpen((current) => {
         const next = new Set(current)
-        if (!next.delete(name)) next.add(name)
+        if (next.delete(name)) {
+          // Closed, the row has its fixed height again instead of the one measured open.
+          const at = rowsRef.current.findIndex(
+            (row) => row.kind === 'tool' && row.tool.name === name,
+          )
+          if (at >= 0) virtualizer.resizeItem(at, TOOL_REM * rem)
+        } else {
+          next.add(name)
+        }
         return next
       }),
-    [],
+    [virtualizer, rem],
   )
   const toolIndexes = useMemo(
     () => rows.flatMap((row, at) => (row.kind === 'tool' ? [at] : [])),
@@ -235,11 +265,12 @@ export function ToolsPanel({ tools, onCall }: { tools: ToolInfo[]; onCall: CallT
           {virtualizer.getVirtualItems().map((item) => {
             const row = rows[item.index]
             if (row === undefined) return null
+            const measured = row.kind === 'tool' && open.has(row.tool.name)
             return (
               <div
                 key={rowKey(row)}
                 data-index={item.index}
-                ref={virtualizer.measureElement}
+                ref={measured ? virtualizer.measureElement : undefined}
                 class="tool-row"
                 style={{ transform: `translateY(${item.start}px)` }}
               >
