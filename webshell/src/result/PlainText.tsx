@@ -19,7 +19,9 @@ export function previewOf(text: string): string | undefined {
     if (end === -1 || end >= PREVIEW_CHARS) break
   }
   const cut = end === -1 ? PREVIEW_CHARS : Math.min(end, PREVIEW_CHARS)
-  return text.length > cut + 1 ? text.slice(0, cut) : undefined
+  // Nothing left after the cut, or only a final newline: the whole text is shown.
+  const hidden = text.length - cut
+  return hidden > 1 || (hidden === 1 && text[cut] !== '\n') ? text.slice(0, cut) : undefined
 }
 
 /** `text` in blocks of whole lines of about CHUNK_CHARS (a longer line is cut). */
