@@ -1,11 +1,36 @@
 // The tools panel: a searchable list grouped by server, each tool with its title, description and
-// annotations, and a form generated from its input schema to call it.
+// annotations, and a form generated from its input schema to call it. The list is virtualised
+// (only rows near the viewport are in the DOM) so tens of thousands of tools cost no more.
 
-import { useMemo, useState } from 'preact/hooks'
+import {
+  Virtualizer,
+  defaultRangeExtractor,
+  elementScroll,
+  measureElement,
+  observeElementOffset,
+  observeElementRect,
+} from '@tanstack/virtual-core'
+import { memo } from 'preact/compat'
+import { useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks'
 import type { ToolAnnotations, ToolInfo } from '../../daemon/src/protocol/index.js'
 import { SchemaForm } from './form/SchemaForm.js'
+import { filterTools, indexTools, type ToolRow } from './tool-index.js'
 
 export type CallTool = (tool: string, args: Record<string, unknown>) => Promise<unknown>
+
+/** Longer descriptions are cut in the list; an open tool shows its description whole. */
+const DESCRIPTION_SHOWN = 600
+/**
+ * Heights in rem of a server's header and a closed tool (style.css gives them exactly these).
+ * Fixed heights need no measuring: only open tools are measured, so a keystroke costs one pass
+ * over the rows, not one per row that comes into view.
+ */
+const HEADER_REM = 2.5
+const TOOL_REM = 5.75
+
+function remPx(): number {
+  return Number.parseFloat(getComputedStyle(document.documentElement).fontSize) || 16
+}
 
 const HINTS: { key: keyof ToolAnnotations; label: string; title: string }[] = [
   { key: 'readOnlyHint', label: 'read-only', title: 'Does not change anything' },
@@ -28,8 +53,17 @@ function Annotations({ annotations }: { annotations: ToolAnnotations }) {
   )
 }
 
-function ToolItem({ tool, onCall }: { tool: ToolInfo; onCall: CallTool }) {
-  const [open, setOpen] = useState(false)
+const ToolItem = memo(function ToolItem({
+  tool,
+  open,
+  onToggle,
+  onCall,
+}: {
+  tool: ToolInfo
+  open: boolean
+  onToggle: (name: string) => void
+  onCall: CallTool
+}) {
   const [error, setError] = useState<string | null>(null)
   const submit = (args: Record<string, unknown>) => {
     setError(null)
@@ -37,21 +71,28 @@ function ToolItem({ tool, onCall }: { tool: ToolInfo; onCall: CallTool }) {
     // ends), so the form is free for another call straight away; only a refusal lands here.
     onCall(tool.name, args).catch((failure: unknown) => setError((failure as Error).message))
   }
+  const description = tool.description
   return (
-    <li class="tool" data-testid="tool" data-tool={tool.name}>
+    <div class={open ? 'tool' : 'tool tool-closed'} data-testid="tool" data-tool={tool.name}>
       <div class="tool-head">
         <button
           type="button"
           class="tool-toggle"
           aria-expanded={open}
-          onClick={() => setOpen(!open)}
+          onClick={() => onToggle(tool.name)}
         >
           {tool.title ?? tool.tool}
         </button>
         <code class="tool-qualified">{tool.name}</code>
         <Annotations annotations={tool.annotations} />
       </div>
-      {tool.description !== null && <p class="tool-description">{tool.description}</p>}
+      {description !== null && (
+        <p class="tool-description">
+          {open || description.length <= DESCRIPTION_SHOWN
+            ? description
+            : `${description.slice(0, DESCRIPTION_SHOWN)}…`}
+        </p>
+      )}
       {open && (
         <div class="tool-call">
           <SchemaForm schema={tool.inputSchema} idPrefix={`form-${tool.name}`} onSubmit={submit} />
@@ -62,33 +103,128 @@ function ToolItem({ tool, onCall }: { tool: ToolInfo; onCall: CallTool }) {
           )}
         </div>
       )}
-    </li>
+    </div>
   )
-}
+})
 
-function matches(tool: ToolInfo, query: string): boolean {
-  if (query === '') return true
-  const haystack = [tool.name, tool.tool, tool.server, tool.title ?? '', tool.description ?? '']
-    .join(' ')
-    .toLowerCase()
-  return query
-    .toLowerCase()
-    .split(/\s+/)
-    .every((word) => haystack.includes(word))
+// Qualified tool names are `[A-Za-z0-9_-]`, so a header's key never equals a tool's; a tool's
+// key is its name as it is, with nothing built per row on each keystroke.
+function rowKey(row: ToolRow): string {
+  return row.kind === 'server' ? ` ${row.server}` : row.tool.name
 }
 
 export function ToolsPanel({ tools, onCall }: { tools: ToolInfo[]; onCall: CallTool }) {
   const [query, setQuery] = useState('')
-  const groups = useMemo(() => {
-    const byServer = new Map<string, ToolInfo[]>()
-    for (const tool of tools) {
-      if (!matches(tool, query.trim())) continue
-      const group = byServer.get(tool.server) ?? []
-      group.push(tool)
-      byServer.set(tool.server, group)
+  // Kept here, not in the rows, so a tool's form survives its row leaving the DOM.
+  const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set())
+  const index = useMemo(() => indexTools(tools), [tools])
+  const rows = useMemo(() => filterTools(index, query), [index, query])
+  const scroller = useRef<HTMLDivElement>(null)
+  const focused = useRef<string | null>(null)
+  const [focusTarget, setFocusTarget] = useState<number | null>(null)
+  const [, rerender] = useReducer((count: number) => count + 1, 0)
+  const [rem] = useState(remPx)
+  const [virtualizer] = useState(
+    () =>
+      new Virtualizer<HTMLDivElement, HTMLElement>({
+        count: 0,
+        getScrollElement: () => scroller.current,
+        estimateSize: () => 56,
+        scrollToFn: elementScroll,
+        observeElementRect,
+        observeElementOffset,
+        measureElement,
+        overscan: 12,
+        onChange: () => rerender(0),
+      }),
+  )
+  // Open tools (whose forms hold what was typed) and the focused one stay rendered off-screen.
+  const kept: number[] = []
+  rows.forEach((row, at) => {
+    if (row.kind !== 'tool') return
+    if (open.has(row.tool.name) || row.tool.name === focused.current || at === focusTarget) {
+      kept.push(at)
     }
-    return [...byServer.entries()].sort(([a], [b]) => a.localeCompare(b))
-  }, [tools, query])
+  })
+  // New only when the rows change: the virtualiser lays out all rows again when these do.
+  const rowOptions = useMemo(() => {
+    return {
+      count: rows.length,
+      estimateSize: (at: number) => (rows[at]?.kind === 'server' ? HEADER_REM : TOOL_REM) * rem,
+      getItemKey: (at: number) => {
+        const row = rows[at]
+        return row === undefined ? at : rowKey(row)
+      },
+    }
+  }, [rows, rem])
+  const rowsRef = useRef(rows)
+  rowsRef.current = rows
+  virtualizer.setOptions({
+    ...virtualizer.options,
+    ...rowOptions,
+    rangeExtractor: (range) =>
+      kept.length === 0
+        ? defaultRangeExtractor(range)
+        : [...new Set([...defaultRangeExtractor(range), ...kept])].sort((a, b) => a - b),
+  })
+  useLayoutEffect(() => virtualizer._didMount(), [virtualizer])
+  useLayoutEffect(() => virtualizer._willUpdate())
+  // A new query starts at the top of its matches.
+  useLayoutEffect(() => {
+    if (scroller.current !== null) scroller.current.scrollTop = 0
+  }, [query])
+  // Keyboard moves wait for the target row to render before focusing it.
+  useEffect(() => {
+    if (focusTarget === null) return
+    const button = scroller.current?.querySelector<HTMLElement>(
+      `[data-index="${focusTarget}"] .tool-toggle`,
+    )
+    if (button !== null && button !== undefined) {
+      button.focus()
+      setFocusTarget(null)
+    }
+  })
+
+  const toggle = useMemo(
+    () => (name: string) =>
+      setOpen((current) => {
+        const next = new Set(current)
+        if (next.delete(name)) {
+          // Closed, the row has its fixed height again instead of the one measured open.
+          const at = rowsRef.current.findIndex(
+            (row) => row.kind === 'tool' && row.tool.name === name,
+          )
+          if (at >= 0) virtualizer.resizeItem(at, TOOL_REM * rem)
+        } else {
+          next.add(name)
+        }
+        return next
+      }),
+    [virtualizer, rem],
+  )
+  const toolIndexes = useMemo(
+    () => rows.flatMap((row, at) => (row.kind === 'tool' ? [at] : [])),
+    [rows],
+  )
+  const moveTo = (at: number | undefined) => {
+    if (at === undefined) return
+    virtualizer.scrollToIndex(at, { align: 'auto' })
+    setFocusTarget(at)
+  }
+  const onListKey = (event: KeyboardEvent) => {
+    const target = event.target as HTMLElement
+    if (!target.classList.contains('tool-toggle')) return
+    const at = Number(target.closest('[data-index]')?.getAttribute('data-index'))
+    const position = toolIndexes.indexOf(at)
+    if (event.key === 'ArrowDown') moveTo(toolIndexes[position + 1])
+    else if (event.key === 'ArrowUp') moveTo(toolIndexes[position - 1])
+    else if (event.key === 'Home') moveTo(toolIndexes[0])
+    else if (event.key === 'End') moveTo(toolIndexes[toolIndexes.length - 1])
+    else return
+    event.preventDefault()
+  }
+
+  const matches = toolIndexes.length
   return (
     <section class="panel tools-panel" aria-labelledby="tools-heading">
       <h2 id="tools-heading">Tools</h2>
@@ -97,22 +233,62 @@ export function ToolsPanel({ tools, onCall }: { tools: ToolInfo[]; onCall: CallT
         class="tool-search"
         placeholder="Search tools"
         aria-label="Search tools"
+        aria-describedby="tools-count"
         value={query}
         onInput={(event) => setQuery(event.currentTarget.value)}
+        onKeyDown={(event) => {
+          if (event.key !== 'ArrowDown' || matches === 0) return
+          event.preventDefault()
+          moveTo(toolIndexes[0])
+        }}
       />
-      {groups.length === 0 && (
-        <p class="empty">{tools.length === 0 ? 'No tools yet.' : 'No tool matches.'}</p>
-      )}
-      {groups.map(([server, list]) => (
-        <section key={server} class="tool-group" aria-label={`Tools of ${server}`}>
-          <h3>{server}</h3>
-          <ul>
-            {list.map((tool) => (
-              <ToolItem key={tool.name} tool={tool} onCall={onCall} />
-            ))}
-          </ul>
-        </section>
-      ))}
+      <p id="tools-count" class="tools-count" data-testid="tools-count" aria-live="polite">
+        {tools.length === 0
+          ? 'No tools yet.'
+          : matches === 0
+            ? 'No tool matches.'
+            : query.trim() === ''
+              ? `${matches.toLocaleString('en-US')} ${matches === 1 ? 'tool' : 'tools'}`
+              : `${matches.toLocaleString('en-US')} of ${tools.length.toLocaleString('en-US')} tools match`}
+      </p>
+      <div
+        ref={scroller}
+        class="tool-list"
+        data-testid="tool-list"
+        onKeyDown={onListKey}
+        onFocusIn={(event) => {
+          const row = (event.target as HTMLElement).closest('[data-tool]')
+          focused.current = row?.getAttribute('data-tool') ?? null
+        }}
+      >
+        <div class="tool-list-inner" style={{ height: `${virtualizer.getTotalSize()}px` }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const row = rows[item.index]
+            if (row === undefined) return null
+            const measured = row.kind === 'tool' && open.has(row.tool.name)
+            return (
+              <div
+                key={rowKey(row)}
+                data-index={item.index}
+                ref={measured ? virtualizer.measureElement : undefined}
+                class="tool-row"
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
+                {row.kind === 'server' ? (
+                  <h3 class="tool-group">{row.server}</h3>
+                ) : (
+                  <ToolItem
+                    tool={row.tool}
+                    open={open.has(row.tool.name)}
+                    onToggle={toggle}
+                    onCall={onCall}
+                  />
+                )}
+              </div>
+            )
+          })}
+        </div>
+      </div>
     </section>
   )
 }

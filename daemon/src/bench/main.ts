@@ -8,6 +8,7 @@ import { benchProgressFlood } from './progress-flood.js'
 import { benchDurability, benchFanOut, benchLargeSessions } from './sessions-bench.js'
 import { benchMemory, benchStartup } from './startup-and-memory.js'
 import { benchWebShellApps, benchWebShellEvents, benchWebShellLoad } from './webshell-bench.js'
+import { benchWebShellTools } from './webshell-tools-bench.js'
 
 const calls = Number(process.env.FERRY_BENCH_CALLS ?? 1000)
 
@@ -23,6 +24,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'webshell-load': benchWebShellLoad,
   'event-to-screen': benchWebShellEvents,
   'app-start': benchWebShellApps,
+  'webshell-tools': benchWebShellTools,
 }
 
 const wanted = process.argv.slice(2)

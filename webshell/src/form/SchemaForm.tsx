@@ -1,14 +1,21 @@
 // The form for calling a tool, generated from its input schema. It checks the arguments before
 // calling, shows each problem next to its field, and can switch to editing the arguments as raw
 // JSON. A schema the form cannot express faithfully opens straight in the JSON editor, with the
-// reason, rather than sending arguments the server did not ask for.
+// reason, rather than sending arguments the server did not ask for. Patterns are checked in a
+// worker first; one that cannot be checked in time gets a note and is left to the server.
 
 import type { JSX } from 'preact'
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { RootFields, shownPaths, type Edit, type FormContext } from './fields.js'
 import { formatPath, isWithin, pathId } from './path.js'
 import { analyseSchema, type ObjectField } from './schema-model.js'
-import { parseArgumentsJson, validateArguments, type FieldError } from './validate.js'
+import { checkPatterns, outcomeOf, PATTERN_NOT_CHECKED, warmPatterns } from './pattern-check.js'
+import {
+  parseArgumentsJson,
+  patternChecks,
+  validateArguments,
+  type FieldError,
+} from './validate.js'
 import { fromArguments, initialState, toArguments, updateAt, type ObjectState } from './values.js'
 import './form.css'
 
@@ -44,8 +51,13 @@ function SchemaFormBody({
   const [mode, setMode] = useState<'form' | 'json'>(root === null ? 'json' : 'form')
   const [jsonText, setJsonText] = useState(root === null ? '{}' : '')
   const [errors, setErrors] = useState<FieldError[]>([])
+  const [notes, setNotes] = useState<FieldError[]>([])
+  const [checking, setChecking] = useState(false)
+  const attempts = useRef(0)
   const [focusRequest, setFocusRequest] = useState(0)
   const formRef = useRef<HTMLFormElement>(null)
+
+  useEffect(warmPatterns, [])
 
   // After a refused submit, take the person to the first problem, in page order.
   useEffect(() => {
@@ -66,6 +78,36 @@ function SchemaFormBody({
     // An edited field's old errors no longer describe it; the next submit checks again.
     const path = formatPath(segments)
     setErrors((current) => current.filter((error) => !isWithin(error.path, path)))
+    setNotes((current) => current.filter((note) => !isWithin(note.path, path)))
+  }
+
+  /** Validates `args` (patterns in the worker first) and sends them if nothing is wrong. */
+  const finish = async (
+    args: Record<string, unknown>,
+    problems: readonly FieldError[],
+  ): Promise<void> => {
+    const attempt = ++attempts.current
+    const checks = root === null ? [] : patternChecks(root, args)
+    if (checks.length > 0) {
+      setChecking(true)
+      await checkPatterns(checks)
+      // A later submit took over while this one waited.
+      if (attempt !== attempts.current) return
+      setChecking(false)
+    }
+    // An input that could not be read is reported once, by what the person can do about it,
+    // not again as the missing or null value it turned into.
+    const unreadable = new Set(problems.map((problem) => problem.path))
+    const validated = root === null ? [] : validateArguments(root, args, outcomeOf)
+    const found = [...problems, ...validated.filter((error) => !unreadable.has(error.path))]
+    setNotes(
+      checks
+        .filter((check) => outcomeOf(check.pattern, check.value) === 'unchecked')
+        .map((check) => ({ path: check.path, message: PATTERN_NOT_CHECKED })),
+    )
+    if (found.length > 0) return fail(found)
+    setErrors([])
+    onSubmit(args)
   }
 
   const submit = (event: Event): void => {
@@ -73,23 +115,11 @@ function SchemaFormBody({
     if (mode === 'json' || root === null) {
       const reading = parseArgumentsJson(jsonText)
       if (!reading.ok) return fail([reading.error])
-      const found = root === null ? [] : validateArguments(root, reading.args)
-      if (found.length > 0) return fail(found)
-      setErrors([])
-      onSubmit(reading.args)
+      void finish(reading.args, [])
       return
     }
     const { args, problems } = toArguments(root, state)
-    // An input that could not be read is reported once, by what the person can do about it,
-    // not again as the missing or null value it turned into.
-    const unreadable = new Set(problems.map((problem) => problem.path))
-    const found = [
-      ...problems,
-      ...validateArguments(root, args).filter((error) => !unreadable.has(error.path)),
-    ]
-    if (found.length > 0) return fail(found)
-    setErrors([])
-    onSubmit(args)
+    void finish(args, problems)
   }
 
   const toggle = (): void => {
@@ -97,6 +127,7 @@ function SchemaFormBody({
     if (mode === 'form') {
       setJsonText(JSON.stringify(toArguments(root, state).args, null, 2))
       setErrors([])
+      setNotes([])
       setMode('json')
       return
     }
@@ -106,6 +137,7 @@ function SchemaFormBody({
     if (!back.ok) return setErrors(back.errors)
     setState(back.state)
     setErrors([])
+    setNotes([])
     setMode('form')
   }
 
@@ -131,13 +163,27 @@ function SchemaFormBody({
           root={root}
           state={state}
           errors={errors}
-          ctx={{ idPrefix, errors: byPath(errors), edit }}
+          notes={notes}
+          ctx={{ idPrefix, errors: byPath(errors), notes: byPath(notes), edit }}
         />
       ) : (
-        <JsonEditor id={jsonId} text={jsonText} errors={errors} onInput={setJsonText} />
+        <JsonEditor
+          id={jsonId}
+          text={jsonText}
+          errors={errors}
+          notes={notes}
+          onInput={setJsonText}
+        />
       )}
       <div class="sf-actions">
-        <button type="submit">{submitLabel}</button>
+        <button type="submit" disabled={checking}>
+          {submitLabel}
+        </button>
+        {checking && (
+          <span class="sf-checking" role="status">
+            Checking patterns…
+          </span>
+        )}
       </div>
     </form>
   )
@@ -157,11 +203,13 @@ function FormFields(props: {
   root: ObjectField
   state: ObjectState
   errors: readonly FieldError[]
+  notes: readonly FieldError[]
   ctx: FormContext
 }): JSX.Element {
   // Errors with no field of their own (about the arguments as a whole) are listed after the fields.
   const shown = shownPaths(props.root, props.state)
   const unplaced = props.errors.filter((error) => !shown.has(error.path))
+  const unplacedNotes = props.notes.filter((note) => !shown.has(note.path))
   return (
     <div class="sf-fields">
       <RootFields root={props.root} state={props.state} ctx={props.ctx} />
@@ -174,7 +222,20 @@ function FormFields(props: {
           ))}
         </div>
       )}
+      <NoteList notes={unplacedNotes} />
     </div>
+  )
+}
+
+function NoteList({ notes }: { notes: readonly FieldError[] }): JSX.Element {
+  return (
+    <>
+      {notes.map((note, index) => (
+        <p key={index} class="field-note" data-testid="field-note">
+          {errorText(note)}
+        </p>
+      ))}
+    </>
   )
 }
 
@@ -182,6 +243,7 @@ function JsonEditor(props: {
   id: string
   text: string
   errors: readonly FieldError[]
+  notes: readonly FieldError[]
   onInput: (text: string) => void
 }): JSX.Element {
   const errorIds = props.errors.map((_, index) => pathId(props.id, '', `error${index}`))
@@ -205,6 +267,7 @@ function JsonEditor(props: {
           {errorText(error)}
         </p>
       ))}
+      <NoteList notes={props.notes} />
     </div>
   )
 }

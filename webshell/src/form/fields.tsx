@@ -17,6 +17,8 @@ export interface FormContext {
   idPrefix: string
   /** Error messages by the path they are about. */
   errors: ReadonlyMap<string, string[]>
+  /** Notes that do not stop a submit (a pattern left to the server), by path. */
+  notes: ReadonlyMap<string, string[]>
   edit: Edit
 }
 
@@ -101,6 +103,7 @@ function FieldView(props: FieldProps): JSX.Element {
 interface Described {
   path: string
   messages: string[]
+  notes: string[]
   errorIds: string[]
   descriptionId: string | undefined
   describedBy: string | undefined
@@ -116,7 +119,15 @@ function describe(props: FieldProps): Described {
       ? pathId(ctx.idPrefix, path, 'description')
       : undefined
   const ids = descriptionId === undefined ? errorIds : [descriptionId, ...errorIds]
-  return { path, messages, errorIds, descriptionId, describedBy: ids.join(' ') || undefined }
+  const notes = ctx.notes.get(path) ?? []
+  return {
+    path,
+    messages,
+    notes,
+    errorIds,
+    descriptionId,
+    describedBy: ids.join(' ') || undefined,
+  }
 }
 
 /** Shown as required: the person must fill it in (nullable fields and checkboxes need not). */
@@ -148,6 +159,11 @@ function Errors({ described }: { described: Described }): JSX.Element {
       {described.messages.map((message, index) => (
         <p key={index} id={described.errorIds[index]} class="field-error" role="alert">
           {described.path === '' ? message : `${described.path}: ${message}`}
+        </p>
+      ))}
+      {described.notes.map((note, index) => (
+        <p key={`note${index}`} class="field-note" data-testid="field-note">
+          {described.path === '' ? note : `${described.path}: ${note}`}
         </p>
       ))}
     </>

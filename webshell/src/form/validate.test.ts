@@ -4,7 +4,11 @@ import { describe, expect, it } from 'vitest'
 import { orderSchema, planTripSchema } from './fixtures.js'
 import { jsonErrorOffset } from './json-position.js'
 import { analyseSchema, type ObjectField } from './schema-model.js'
-import { parseArgumentsJson, validateArguments } from './validate.js'
+import { matchPattern } from './pattern.js'
+import { parseArgumentsJson, patternChecks, validateArguments } from './validate.js'
+
+/** Patterns run directly: these tests choose their patterns. */
+const direct = (pattern: string, value: string) => matchPattern(pattern, value)
 
 function rootOf(schema: unknown): ObjectField {
   const analysis = analyseSchema(schema)
@@ -18,7 +22,7 @@ function errorsFor(property: Record<string, unknown>, value: unknown, required =
     properties: { x: property },
     required: required ? ['x'] : [],
   })
-  return validateArguments(root, { x: value }).map((error) => error.message)
+  return validateArguments(root, { x: value }, direct).map((error) => error.message)
 }
 
 const validTrip = {
@@ -31,27 +35,31 @@ const validTrip = {
 
 describe('validateArguments', () => {
   it('accepts valid arguments', () => {
-    expect(validateArguments(rootOf(planTripSchema), validTrip)).toEqual([])
+    expect(validateArguments(rootOf(planTripSchema), validTrip, direct)).toEqual([])
   })
 
   it('reports required keys, nested ones by their path', () => {
     expect(
-      validateArguments(rootOf(planTripSchema), { ...validTrip, destination: undefined }),
+      validateArguments(rootOf(planTripSchema), { ...validTrip, destination: undefined }, direct),
     ).toEqual([{ path: 'destination', message: 'must be text' }])
     const { destination: _destination, ...withoutDestination } = validTrip
     expect(
-      validateArguments(rootOf(planTripSchema), { ...withoutDestination, traveller: {} }),
+      validateArguments(rootOf(planTripSchema), { ...withoutDestination, traveller: {} }, direct),
     ).toEqual([
       { path: 'destination', message: 'required' },
       { path: 'traveller.name', message: 'required' },
     ])
     const order = rootOf(orderSchema)
     expect(
-      validateArguments(order, {
-        customer: { email: 'a@b.c', address: {} },
-        lines: [{ sku: 'A', quantity: 1 }],
-        note: null,
-      }),
+      validateArguments(
+        order,
+        {
+          customer: { email: 'a@b.c', address: {} },
+          lines: [{ sku: 'A', quantity: 1 }],
+          note: null,
+        },
+        direct,
+      ),
     ).toEqual([{ path: 'customer.address.city', message: 'required' }])
   })
 
@@ -122,6 +130,25 @@ describe('validateArguments', () => {
     expect(errorsFor(email, 'nobody')).toEqual(['must be a valid email'])
   })
 
+  it('runs no pattern itself: it asks for verdicts, and one without a verdict is skipped', () => {
+    const order = rootOf(orderSchema)
+    const args = {
+      customer: { email: 'nobody', address: { city: 'Oslo', zip: '1' } },
+      lines: [{ sku: 'A', quantity: 1 }],
+      note: null,
+    }
+    expect(patternChecks(order, args)).toEqual([
+      { path: 'customer.email', pattern: '^[^@\\s]+@[^@\\s]+$', value: 'nobody' },
+      { path: 'customer.address.zip', pattern: '^[0-9]{5}$', value: '1' },
+    ])
+    expect(validateArguments(order, args, () => 'unchecked')).toEqual([])
+    expect(
+      validateArguments(order, args, (_pattern, _value, path) =>
+        path === 'customer.email' ? 'mismatch' : 'unchecked',
+      ),
+    ).toEqual([{ path: 'customer.email', message: 'must be a valid email' }])
+  })
+
   it('checks enum and const values', () => {
     const mode = { type: 'string', enum: ['train', 'bus'] }
     expect(errorsFor(mode, 'plane')).toEqual(['must be one of "train", "bus"'])
@@ -148,7 +175,7 @@ describe('validateArguments', () => {
     ])
     expect(errorsFor(list, 'aa')).toEqual(['must be a list'])
     const root = rootOf({ type: 'object', properties: { tags: list } })
-    expect(validateArguments(root, { tags: ['ok', 'x'] })).toEqual([
+    expect(validateArguments(root, { tags: ['ok', 'x'] }, direct)).toEqual([
       { path: 'tags[1]', message: 'must be at least 2 characters' },
     ])
   })
@@ -156,12 +183,16 @@ describe('validateArguments', () => {
   it('validates arrays of objects down to their fields', () => {
     const order = rootOf(orderSchema)
     expect(
-      validateArguments(order, {
-        customer: { email: 'a@b.c', address: { city: 'Oslo', zip: '1' } },
-        lines: [{ sku: 'A', quantity: 1 }, { quantity: 0 }, 'x'],
-        note: 'n',
-        discount: 2,
-      }),
+      validateArguments(
+        order,
+        {
+          customer: { email: 'a@b.c', address: { city: 'Oslo', zip: '1' } },
+          lines: [{ sku: 'A', quantity: 1 }, { quantity: 0 }, 'x'],
+          note: 'n',
+          discount: 2,
+        },
+        direct,
+      ),
     ).toEqual([
       { path: 'customer.address.zip', message: 'must match the pattern ^[0-9]{5}$' },
       { path: 'lines[1].sku', message: 'required' },
@@ -178,8 +209,8 @@ describe('validateArguments', () => {
       lines: [{ sku: 'A', quantity: 1 }],
       note: null,
     }
-    expect(validateArguments(order, valid)).toEqual([])
-    expect(validateArguments(order, { ...valid, coupon: 'X' })).toEqual([
+    expect(validateArguments(order, valid, direct)).toEqual([])
+    expect(validateArguments(order, { ...valid, coupon: 'X' }, direct)).toEqual([
       { path: 'coupon', message: 'is not an accepted argument' },
     ])
   })

@@ -1,6 +1,7 @@
 // Checks call arguments against the schema subset the form supports, before anything is sent, and
 // reads the raw JSON editor's text. Messages say what to enter (`count: must be an integer ≥ 1`),
-// since a person reads them next to the field.
+// since a person reads them next to the field. Patterns are never run here: their verdicts come
+// from a lookup (checked beforehand in the pattern worker, or directly in tests).
 
 import type {
   ArrayField,
@@ -12,6 +13,7 @@ import type {
 } from './schema-model.js'
 import { jsonErrorOffset } from './json-position.js'
 import { childPath, itemPath } from './path.js'
+import type { PatternOutcome } from './pattern.js'
 
 export interface FieldError {
   /** Where the problem is (`traveller.name`, `stops[0]`); '' for the arguments as a whole. */
@@ -19,16 +21,41 @@ export interface FieldError {
   message: string
 }
 
-export function validateArguments(root: ObjectField, args: Record<string, unknown>): FieldError[] {
-  const errors: FieldError[] = []
-  check(root, args, '', errors)
-  return errors
+/** The verdict on `value` for the pattern of the field at `path`. */
+export type PatternLookup = (pattern: string, value: string, path: string) => PatternOutcome
+
+interface Checking {
+  errors: FieldError[]
+  patterns: PatternLookup
 }
 
-function check(field: Field, value: unknown, path: string, errors: FieldError[]): void {
+export function validateArguments(
+  root: ObjectField,
+  args: Record<string, unknown>,
+  patterns: PatternLookup,
+): FieldError[] {
+  const checking: Checking = { errors: [], patterns }
+  check(root, args, '', checking)
+  return checking.errors
+}
+
+/** Every (pattern, value) that validating `args` needs a verdict on, with the field's path. */
+export function patternChecks(
+  root: ObjectField,
+  args: Record<string, unknown>,
+): { path: string; pattern: string; value: string }[] {
+  const found: { path: string; pattern: string; value: string }[] = []
+  validateArguments(root, args, (pattern, value, path) => {
+    found.push({ path, pattern, value })
+    return 'unchecked'
+  })
+  return found
+}
+
+function check(field: Field, value: unknown, path: string, checking: Checking): void {
   if (value === null && field.nullable) return
-  const message = problem(field, value, path, errors)
-  if (message !== undefined) errors.push({ path, message })
+  const message = problem(field, value, path, checking)
+  if (message !== undefined) checking.errors.push({ path, message })
 }
 
 /** The problem with `value` itself, if any; problems inside it are pushed to `errors`. */
@@ -36,11 +63,11 @@ function problem(
   field: Field,
   value: unknown,
   path: string,
-  errors: FieldError[],
+  checking: Checking,
 ): string | undefined {
   switch (field.kind) {
     case 'string':
-      return stringProblem(field, value)
+      return stringProblem(field, value, path, checking.patterns)
     case 'number':
     case 'integer':
       return numberProblem(field, value)
@@ -49,9 +76,9 @@ function problem(
     case 'choice':
       return choiceProblem(field, value)
     case 'array':
-      return arrayProblem(field, value, path, errors)
+      return arrayProblem(field, value, path, checking)
     case 'object':
-      return objectProblem(field, value, path, errors)
+      return objectProblem(field, value, path, checking)
   }
 }
 
@@ -59,7 +86,12 @@ function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`
 }
 
-function stringProblem(field: StringField, value: unknown): string | undefined {
+function stringProblem(
+  field: StringField,
+  value: unknown,
+  path: string,
+  patterns: PatternLookup,
+): string | undefined {
   if (typeof value !== 'string') return 'must be text'
   // JSON Schema counts characters as code points, so an emoji is one character.
   const length = [...value].length
@@ -74,24 +106,13 @@ function stringProblem(field: StringField, value: unknown): string | undefined {
     if (min !== undefined) return `must be at least ${plural(min, 'character')}`
     if (max !== undefined) return `must be at most ${plural(max, 'character')}`
   }
-  if (field.pattern !== undefined) {
-    const pattern = compilePattern(field.pattern)
-    if (pattern !== undefined && !pattern.test(value)) {
-      return field.format !== undefined
-        ? `must be a valid ${field.format}`
-        : `must match the pattern ${field.pattern}`
-    }
+  // An invalid pattern is skipped, and so is one without a verdict: the server validates.
+  if (field.pattern !== undefined && patterns(field.pattern, value, path) === 'mismatch') {
+    return field.format !== undefined
+      ? `must be a valid ${field.format}`
+      : `must match the pattern ${field.pattern}`
   }
   return undefined
-}
-
-/** The pattern as a RegExp; undefined when the pattern itself is invalid, so it is skipped. */
-function compilePattern(pattern: string): RegExp | undefined {
-  try {
-    return new RegExp(pattern, 'u')
-  } catch {
-    return undefined
-  }
 }
 
 interface Bound {
@@ -149,10 +170,12 @@ function arrayProblem(
   field: ArrayField,
   value: unknown,
   path: string,
-  errors: FieldError[],
+  checking: Checking,
 ): string | undefined {
   if (!Array.isArray(value)) return 'must be a list'
-  value.forEach((entry: unknown, index) => check(field.item, entry, itemPath(path, index), errors))
+  value.forEach((entry: unknown, index) =>
+    check(field.item, entry, itemPath(path, index), checking),
+  )
   const { minItems: min, maxItems: max } = field
   if (min !== undefined && value.length < min) return `must have at least ${plural(min, 'item')}`
   if (max !== undefined && value.length > max) return `must have at most ${plural(max, 'item')}`
@@ -184,14 +207,15 @@ function objectProblem(
   field: ObjectField,
   value: unknown,
   path: string,
-  errors: FieldError[],
+  checking: Checking,
 ): string | undefined {
+  const errors = checking.errors
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return 'must be an object'
   const record = value as Record<string, unknown>
   for (const child of field.fields) {
     const childPathText = childPath(path, child.key)
-    if (Object.hasOwn(record, child.key)) check(child, record[child.key], childPathText, errors)
+    if (Object.hasOwn(record, child.key)) check(child, record[child.key], childPathText, checking)
     else if (child.required) errors.push({ path: childPathText, message: 'required' })
   }
   if (field.closed) {

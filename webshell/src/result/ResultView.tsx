@@ -1,41 +1,85 @@
 // A tool result in a transcript card: Markdown text, inline images and audio, resource links and
 // embedded resources, structured content as JSON, and errors in red. Everything shown has been
-// checked by readResult first, since the result is untrusted JSON from an MCP server.
+// checked by readResult first, since the result is untrusted JSON from an MCP server. Texts are
+// bounded (PlainText, MarkdownText); the view is marked `result` once every text has settled.
 
 import type { JSX } from 'preact'
-import { useMemo } from 'preact/hooks'
+import { useCallback, useMemo, useState } from 'preact/hooks'
 import type { CallToolResult } from '../../../daemon/src/protocol/index.js'
 import { LONG_TEXT_LINES, readResult, type ResultItem } from './content.js'
-import { renderMarkdown } from './markdown.js'
+import { warmMarkdown } from './markdown-renderer.js'
+import { initialView, MarkdownText, type TextView } from './MarkdownText.js'
+import { PlainText } from './PlainText.js'
 import './result.css'
+
+warmMarkdown()
+
+interface Views {
+  items: readonly ResultItem[]
+  /** Per item: how its text shows (undefined for items that are not text). */
+  views: (TextView | undefined)[]
+}
+
+function viewsOf(items: readonly ResultItem[]): Views {
+  return {
+    items,
+    views: items.map((item) => (item.kind === 'text' ? initialView(item.text) : undefined)),
+  }
+}
 
 export function ResultView(props: { result: CallToolResult }): JSX.Element {
   const { isError, items, structured } = useMemo(() => readResult(props.result), [props.result])
+  const [state, setState] = useState(() => viewsOf(items))
+  const current = state.items === items ? state : viewsOf(items)
+  const setView = useCallback(
+    (index: number, view: TextView) =>
+      setState((shown) => {
+        const base = shown.items === items ? shown : viewsOf(items)
+        const views = [...base.views]
+        views[index] = view
+        return { items, views }
+      }),
+    [items],
+  )
+  const pending = current.views.some((view) => view?.kind === 'pending')
   return (
     <div
       class={isError ? 'result result-error' : 'result'}
-      data-testid="result"
+      data-testid={pending ? 'result-pending' : 'result'}
+      aria-busy={pending ? 'true' : undefined}
       data-error={isError ? 'true' : undefined}
     >
       {items.length === 0 && structured === undefined ? (
         <p class="result-empty">(empty result)</p>
       ) : (
-        items.map((item, index) => <Item key={index} item={item} />)
+        items.map((item, index) => {
+          const view = current.views[index]
+          return item.kind === 'text' && view !== undefined ? (
+            <MarkdownText
+              key={index}
+              text={item.text}
+              view={view}
+              onView={(next) => setView(index, next)}
+            />
+          ) : (
+            <Item key={index} item={item} />
+          )
+        })
       )}
       {structured !== undefined && (
         <details class="result-structured" data-testid="structured">
           <summary>Structured content</summary>
-          <pre>{structured}</pre>
+          <PlainText text={structured} />
         </details>
       )}
     </div>
   )
 }
 
-function Item({ item }: { item: ResultItem }): JSX.Element {
+function Item({ item }: { item: ResultItem }): JSX.Element | null {
   switch (item.kind) {
     case 'text':
-      return <Markdown text={item.text} />
+      return null
     case 'image':
       return (
         <img class="result-image" alt={`Image from the tool (${item.mimeType})`} src={item.src} />
@@ -71,10 +115,10 @@ function Item({ item }: { item: ResultItem }): JSX.Element {
           {item.lines > LONG_TEXT_LINES ? (
             <details>
               <summary>{item.lines} lines</summary>
-              <pre>{item.text}</pre>
+              <PlainText text={item.text} />
             </details>
           ) : (
-            <pre>{item.text}</pre>
+            <PlainText text={item.text} />
           )}
         </div>
       )
@@ -96,19 +140,12 @@ function Item({ item }: { item: ResultItem }): JSX.Element {
           {item.json !== undefined && (
             <details>
               <summary>JSON</summary>
-              <pre>{item.json}</pre>
+              <PlainText text={item.json} />
             </details>
           )}
         </div>
       )
   }
-}
-
-function Markdown({ text }: { text: string }): JSX.Element {
-  // renderMarkdown escapes raw HTML, drops dangerous URLs and loads no images, so its output may
-  // be inserted as HTML. Memoised because transcripts re-render often and parsing is the cost.
-  const html = useMemo(() => renderMarkdown(text), [text])
-  return <div class="markdown" dangerouslySetInnerHTML={{ __html: html }} />
 }
 
 function ResourceHead({ uri, mimeType }: { uri: string; mimeType?: string }): JSX.Element {

@@ -61,3 +61,34 @@ function rewriteImage(tag: string, insideLink: boolean): string {
   const titleAttr = title === undefined ? '' : ` title="${title}"`
   return `<a class="md-image-link" href="${src}"${titleAttr}${LINK_ATTRS}>${label}</a>`
 }
+
+/** Deeper than this, laying out the HTML would stall the page (5,000 nested lists do). */
+export const MAX_HTML_DEPTH = 100
+
+/** `retry`: asking again (with no time limit) could succeed. */
+export type MarkdownRendering =
+  { ok: true; html: string } | { ok: false; reason: string; retry: boolean }
+
+/** renderMarkdown, refusing HTML nested deeper than MAX_HTML_DEPTH. */
+export function renderBounded(text: string): MarkdownRendering {
+  const html = renderMarkdown(text)
+  const depth = htmlDepth(html)
+  if (depth > MAX_HTML_DEPTH) {
+    return { ok: false, reason: `its Markdown nests ${depth} levels deep`, retry: false }
+  }
+  return { ok: true, html }
+}
+
+// micromark writes every void element it emits (br, hr, img, input) as `<… />`.
+const ANY_TAG = /<(\/?)[a-z][a-z0-9]*(?:\s[^>]*?)?(\/?)>/g
+
+/** How deeply the elements of micromark's (well-formed) HTML nest. */
+export function htmlDepth(html: string): number {
+  let depth = 0
+  let deepest = 0
+  for (const match of html.matchAll(ANY_TAG)) {
+    if (match[1] === '/') depth--
+    else if (match[2] !== '/') deepest = Math.max(deepest, ++depth)
+  }
+  return deepest
+}
