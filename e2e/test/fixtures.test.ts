@@ -142,12 +142,13 @@ describe('stdio-server', () => {
 
     const progress: { progress: number; total?: number; message?: string }[] = []
     const slow = await client.callTool(
-      { name: 'slow', arguments: { steps: 3, delayMs: 20 } },
+      { name: 'slow', arguments: { steps: 3, delayMs: 200 } },
       { onprogress: (event) => progress.push(event) },
     )
     expect(slow.content).toEqual([{ type: 'text', text: 'done' }])
     // The client SDK dispatches notifications a microtask after responses, so the last progress
-    // can arrive "after" the result and be dropped as an unknown token: expect a prefix.
+    // can arrive "after" the result and be dropped as an unknown token: expect a prefix. Steps
+    // 200 ms apart are read one by one even on a loaded machine.
     const expected = [1, 2, 3].map((step) => [step, 3, `step ${step}/3`])
     expect(progress.map((event) => [event.progress, event.total, event.message])).toEqual(
       expected.slice(0, progress.length),
@@ -323,7 +324,7 @@ describe('sse-server', () => {
 
     const progress: number[] = []
     const slow = await client.callTool(
-      { name: 'slow', arguments: { steps: 3, delayMs: 20 } },
+      { name: 'slow', arguments: { steps: 3, delayMs: 200 } },
       { onprogress: (event) => progress.push(event.progress) },
     )
     expect(slow.content).toEqual([{ type: 'text', text: 'done' }])
