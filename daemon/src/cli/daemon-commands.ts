@@ -114,8 +114,15 @@ export async function start(ctx: CliContext, options: ServeOptions): Promise<num
   })
   let exit: string | null = null
   child.on('exit', (code, signal) => {
-    const output = readFileSync(outPath, 'utf8').trim().split('\n').slice(-5).join('\n')
-    exit = `the daemon exited (${signal ?? `code ${code}`}) while starting:\n${output}`
+    // The daemon's last line says why it stopped (`ferry: <reason>`); the rest is in daemon.out.
+    const last = readFileSync(outPath, 'utf8')
+      .trim()
+      .split('\n')
+      .pop()
+      ?.replace(/^ferry: /, '')
+    exit =
+      `the daemon exited (${signal ?? `code ${code}`}) while starting: ${last || 'no reason given'}` +
+      ` (see ${outPath} and ${join(ctx.stateDir, 'daemon.log')})`
   })
   child.unref()
   const info = await waitForDaemon(ctx, child.pid as number, () => exit)
