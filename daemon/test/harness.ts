@@ -135,7 +135,13 @@ export async function readJsonLines<T = Record<string, unknown>>(file: string): 
 /** `settings: null` starts with no settings file at all (a fresh HOME and working directory). */
 export async function startDaemon(
   settings: unknown,
-  options: { env?: Record<string, string>; stateDir?: string; args?: string[] } = {},
+  options: {
+    env?: Record<string, string>
+    stateDir?: string
+    args?: string[]
+    /** Arguments to the shell's `ulimit` the daemon starts under, e.g. `['-n', '256']`. */
+    ulimit?: string[]
+  } = {},
 ): Promise<TestDaemon> {
   const stateDir = options.stateDir ?? (await tempDir('ferry-state-'))
   const configDir = await tempDir('ferry-config-')
@@ -157,7 +163,15 @@ export async function startDaemon(
   const workspace = `${stateDir}.workspace`
   await mkdir(workspace, { recursive: true })
   temporary.push(workspace)
-  const child = spawn(process.execPath, args, {
+  // Under a limit the shell sets it, then becomes the daemon (same pid) through `exec`.
+  const [command, argv] =
+    options.ulimit === undefined
+      ? [process.execPath, args]
+      : [
+          '/bin/sh',
+          ['-c', `ulimit ${options.ulimit.join(' ')} && exec "$0" "$@"`, process.execPath, ...args],
+        ]
+  const child = spawn(command, argv, {
     env,
     cwd: workspace,
     stdio: ['ignore', 'pipe', 'pipe'],
