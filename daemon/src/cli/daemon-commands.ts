@@ -11,7 +11,7 @@ import { readRuntimeFile } from '../daemon/runtime-file.js'
 import { runDaemon, type DaemonHandle } from '../daemon/run-daemon.js'
 import { ensurePrivateDir } from '../daemon/state-dir.js'
 import type { StatusResponse } from '../protocol/index.js'
-import type { CliContext } from './context.js'
+import { closedPipe, type CliContext } from './context.js'
 import { connectDaemon, notRunning } from './daemon-client.js'
 
 export interface ServeOptions {
@@ -30,6 +30,8 @@ export function webshellUrl(url: string, token: string): string {
 }
 
 export async function serve(ctx: CliContext, options: ServeOptions): Promise<number> {
+  // Nobody reading the daemon's output is no reason to stop serving.
+  closedPipe.end = () => {}
   // Signals are handled from the first moment, so none can kill the daemon half-started.
   const live: { daemon?: DaemonHandle; stopRequested?: string } = {}
   const onStop = (signal: string) => {

@@ -4,7 +4,12 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { FerryError } from '../errors.js'
 import { version } from '../version.js'
-import { cliContext, type CliContext, type GlobalOptions } from './context.js'
+import {
+  cliContext,
+  endQuietlyOnClosedPipe,
+  type CliContext,
+  type GlobalOptions,
+} from './context.js'
 import type { ServeOptions } from './daemon-commands.js'
 
 // Commands load their modules on demand: `ferry call` should not pay for the daemon's imports.
@@ -211,6 +216,7 @@ export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) =
 }
 
 export async function main(argv: string[]): Promise<number> {
+  endQuietlyOnClosedPipe()
   let pending: Promise<number> | undefined
   const program = buildProgram((task) => {
     pending = task(cliContext(program.opts<GlobalOptions>()))
