@@ -145,8 +145,8 @@ export interface StartOptions {
   userSettings?: unknown
   /** With `settings: null`: the workspace file (`<cwd>/.ferry/settings.json`) to write. */
   workspaceSettings?: unknown
-  /** Runs the daemon under `ulimit -n` of this many open files. */
-  openFiles?: number
+  /** Arguments to the shell's `ulimit` the daemon starts under, e.g. `['-n', '256']`. */
+  ulimit?: string[]
 }
 
 /** Where a daemon started by `startDaemon` finds its workspace and user files. */
@@ -198,15 +198,15 @@ export async function startDaemon(
   const workspace = paths.workspace
   await mkdir(workspace, { recursive: true })
   temporary.push(workspace)
-  // `exec` keeps the shell's pid, so the runtime file still names the spawned process.
-  const [command, commandArgs] =
-    options.openFiles === undefined
+  // Under a limit the shell sets it, then becomes the daemon (same pid) through `exec`.
+  const [command, argv] =
+    options.ulimit === undefined
       ? [process.execPath, args]
       : [
           '/bin/sh',
-          ['-c', `ulimit -n ${options.openFiles} && exec "$0" "$@"`, process.execPath, ...args],
+          ['-c', `ulimit ${options.ulimit.join(' ')} && exec "$0" "$@"`, process.execPath, ...args],
         ]
-  const child = spawn(command, commandArgs, {
+  const child = spawn(command, argv, {
     env,
     cwd: workspace,
     stdio: ['ignore', 'pipe', 'pipe'],

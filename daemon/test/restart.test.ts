@@ -6,6 +6,8 @@ import { createServer, type Server } from 'node:net'
 import { chmod, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { WebSocket } from 'ws'
+import { STREAM_AUTH_PREFIX, STREAM_PROTOCOL } from '../src/protocol/index.js'
 import { readRuntimeFile, type RuntimeInfo } from '../src/daemon/runtime-file.js'
 import { isWellFormedToken } from '../src/daemon/token.js'
 import {
@@ -74,6 +76,23 @@ function listenOn(port: number, host = '127.0.0.1'): Promise<Server> {
     const server = createServer()
     server.once('error', reject)
     server.listen(port, host, () => resolve(server))
+  })
+}
+
+/** The HTTP status a stream upgrade gets: 101 when it opens. */
+function upgradeStatus(url: string, token: string, host: string | undefined): Promise<number> {
+  return new Promise((resolve) => {
+    const headers = host === undefined ? {} : { host }
+    const ws = new WebSocket(url, [STREAM_PROTOCOL, `${STREAM_AUTH_PREFIX}${token}`], { headers })
+    ws.on('unexpected-response', (_request, response) => {
+      resolve(response.statusCode ?? 0)
+      ws.terminate()
+    })
+    ws.on('open', () => {
+      ws.close()
+      resolve(101)
+    })
+    ws.on('error', () => resolve(0))
   })
 }
 
@@ -217,7 +236,7 @@ describe('restarting the daemon', () => {
     }
   })
 
-  it('holds its port on the other loopback family, where `localhost` may lead, and moves off one taken there', async () => {
+  it('holds its port on the other loopback family, where `localhost` may lead, answers only the sandbox host name there, and moves off one taken there', async () => {
     const daemon = await backgroundDaemon()
     const first = await daemon.start()
     if (!(await hasIpv6Loopback())) {
@@ -234,12 +253,25 @@ describe('restarting the daemon', () => {
     })
     expect(proxy.status).toBe(200)
     expect(proxy.body).toContain('ui/notifications/sandbox-proxy-ready')
-    const api = await send(first.port, {
-      address: '::1',
-      path: '/api/status',
-      headers: { host: `[::1]:${first.port}`, authorization: `Bearer ${first.token}` },
-    })
-    expect(api.status).toBe(403)
+    // Neither IP literal reaches the WebShell, the API or the stream there, token or not.
+    for (const host of [`[::1]:${first.port}`, `127.0.0.1:${first.port}`]) {
+      const api = await send(first.port, {
+        address: '::1',
+        path: '/api/status',
+        headers: { host, authorization: `Bearer ${first.token}` },
+      })
+      expect(api.status, host).toBe(403)
+      expect(api.body, host).not.toContain(String(first.pid))
+      const page = await send(first.port, { address: '::1', path: '/', headers: { host } })
+      expect(page.status, host).toBe(403)
+      expect(
+        await upgradeStatus(`ws://[::1]:${first.port}/api/stream`, first.token, host),
+      ).not.toBe(101)
+    }
+    // The control: the same upgrade on the WebShell's own address opens.
+    expect(
+      await upgradeStatus(`ws://127.0.0.1:${first.port}/api/stream`, first.token, undefined),
+    ).toBe(101)
     await daemon.stop(first)
 
     const blocker = await listenOn(first.port, '::1')

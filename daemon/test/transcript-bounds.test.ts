@@ -198,7 +198,7 @@ describe('session files', () => {
 
   it('loads 300 sessions under a limit of 256 open files, and status and calls still work', async () => {
     const settings = { mcpServers: { fx: fixture([]) } }
-    const first = await startDaemon(settings, { openFiles: 256 })
+    const first = await startDaemon(settings, { ulimit: ['-n', '256'] })
     for (let i = 0; i < 300; i += 20) {
       const created = await Promise.all(
         Array.from({ length: 20 }, (_, j) =>
@@ -213,7 +213,7 @@ describe('session files', () => {
     }
     await first.stop()
 
-    const daemon = await startDaemon(settings, { openFiles: 256, stateDir: first.stateDir })
+    const daemon = await startDaemon(settings, { ulimit: ['-n', '256'], stateDir: first.stateDir })
     const sessions = (await (await daemon.api('/sessions')).json()) as SessionInfo[]
     expect(sessions.filter((s) => /^s\d+$/.test(s.name))).toHaveLength(300)
     const status = await daemon.cli(['status'])

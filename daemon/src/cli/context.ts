@@ -15,6 +15,26 @@ export interface CliContext {
   err: (text: string) => void
 }
 
+/**
+ * What a closed stdout or stderr (`ferry start | head -1`) does: the reader has what it wanted, so
+ * the command ends quietly with exit 0. `ferry serve` is the daemon: it keeps running instead.
+ */
+export const closedPipe = { end: (): void => process.exit(0) }
+
+let watchingPipes = false
+
+/** Makes a write to a closed pipe end the command as `closedPipe` says, for every command. */
+export function endQuietlyOnClosedPipe(): void {
+  if (watchingPipes) return
+  watchingPipes = true
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error
+      closedPipe.end()
+    })
+  }
+}
+
 export interface GlobalOptions {
   stateDir?: string
   config?: string

@@ -11,7 +11,7 @@ import { readRuntimeFile } from '../daemon/runtime-file.js'
 import { runDaemon, type DaemonHandle } from '../daemon/run-daemon.js'
 import { ensurePrivateDir } from '../daemon/state-dir.js'
 import type { StatusResponse } from '../protocol/index.js'
-import type { CliContext } from './context.js'
+import { closedPipe, type CliContext } from './context.js'
 import { connectDaemon, notRunning } from './daemon-client.js'
 import { jsonText } from './terminal-text.js'
 
@@ -31,6 +31,8 @@ export function webshellUrl(url: string, token: string): string {
 }
 
 export async function serve(ctx: CliContext, options: ServeOptions): Promise<number> {
+  // Nobody reading the daemon's output is no reason to stop serving.
+  closedPipe.end = () => {}
   // Signals are handled from the first moment, so none can kill the daemon half-started.
   const live: { daemon?: DaemonHandle; stopRequested?: string } = {}
   const onStop = (signal: string) => {
@@ -110,8 +112,15 @@ export async function start(ctx: CliContext, options: ServeOptions): Promise<num
   })
   let exit: string | null = null
   child.on('exit', (code, signal) => {
-    const output = readFileSync(outPath, 'utf8').trim().split('\n').slice(-5).join('\n')
-    exit = `the daemon exited (${signal ?? `code ${code}`}) while starting:\n${output}`
+    // The daemon's last line says why it stopped (`ferry: <reason>`); the rest is in daemon.out.
+    const last = readFileSync(outPath, 'utf8')
+      .trim()
+      .split('\n')
+      .pop()
+      ?.replace(/^ferry: /, '')
+    exit =
+      `the daemon exited (${signal ?? `code ${code}`}) while starting: ${last || 'no reason given'}` +
+      ` (see ${outPath} and ${join(ctx.stateDir, 'daemon.log')})`
   })
   child.unref()
   const { info, status } = await waitForDaemon(ctx, child.pid as number, () => exit)

@@ -4,7 +4,12 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { FerryError } from '../errors.js'
 import { version } from '../version.js'
-import { cliContext, type CliContext, type GlobalOptions } from './context.js'
+import {
+  cliContext,
+  endQuietlyOnClosedPipe,
+  type CliContext,
+  type GlobalOptions,
+} from './context.js'
 import type { ServeOptions } from './daemon-commands.js'
 import { terminalText } from './terminal-text.js'
 
@@ -225,6 +230,7 @@ export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) =
 }
 
 export async function main(argv: string[]): Promise<number> {
+  endQuietlyOnClosedPipe()
   let pending: Promise<number> | undefined
   const program = buildProgram((task) => {
     pending = task(cliContext(program.opts<GlobalOptions>()))

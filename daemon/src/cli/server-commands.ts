@@ -54,11 +54,9 @@ export async function call(
     ...(options.session === undefined ? {} : { session: options.session }),
     ...(options.yes === true ? { yes: true } : {}),
   }
-  let result: CallToolResult | undefined
-  await client.stream<CallStreamLine>('/call', body, async (line) => {
-    if ('error' in line) throw new FerryError(line.error.code as ErrorCode, line.error.message)
-    if ('result' in line) result = line.result
-    else if ('progress' in line && process.stderr.isTTY) {
+  // The client makes sure the answer ends with a result or an error line.
+  const final = await client.stream<CallStreamLine>('/call', body, async (line) => {
+    if ('progress' in line && process.stderr.isTTY) {
       const { progress, total, message } = line.progress
       ctx.err(
         `… ${progress}${total === undefined ? '' : `/${total}`}${message ? ` ${message}` : ''}`,
@@ -72,7 +70,8 @@ export async function call(
       ctx.err(`${line.confirmed.outcome.replace('_', ' ')} by ${line.confirmed.by}`)
     }
   })
-  if (result === undefined) throw new FerryError(ErrorCode.Internal, 'the daemon sent no result')
+  if ('error' in final) throw new FerryError(final.error.code as ErrorCode, final.error.message)
+  const result = final.result as CallToolResult
   ctx.out(options.json ? jsonText(result) : formatResult(result))
   if (result.isError === true) {
     ctx.err(`ferry: ${tool} returned an error`)

@@ -31,7 +31,7 @@ export async function acquireLock(stateDir: string): Promise<() => Promise<void>
     }
     const owner = Number(await readFile(path, 'utf8').catch(() => 'NaN'))
     if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
-      const runtime = await readRuntimeFile(stateDir)
+      const runtime = await readRuntimeFile(stateDir).catch(() => undefined)
       const where = runtime?.pid === owner ? ` at ${runtime.url}` : ''
       throw new FerryError(
         ErrorCode.DaemonRunning,

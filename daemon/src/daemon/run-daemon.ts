@@ -1,19 +1,28 @@
 // Starts and stops the daemon: private state directory, single-instance lock, settings, the
-// loopback HTTP server with its token, the runtime file, then the server connections. Token and
-// port carry over from the previous run, so a WebShell tab survives a restart.
+// loopback HTTP server with its token, the runtime file, then the server connections. Each step
+// pushes its disposer on one stack, so a failed start releases all it took. Token and port carry
+// over from the previous run, so a WebShell tab survives a restart.
 
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Ferry } from '../core/ferry.js'
-import { ErrorCode, FerryError } from '../errors.js'
+import { ErrorCode, errorMessage, FerryError } from '../errors.js'
 import { createApp } from '../http/app.js'
+import { connectionGuard } from '../http/connection-guard.js'
 import { attachStream } from '../http/stream-server.js'
 import { Sessions } from '../sessions/sessions.js'
 import { loadStaticFiles } from '../http/static-files.js'
 import { createFileLog, type Log } from '../log.js'
 import { version } from '../version.js'
-import { listenLoopback, otherLoopback, type Listening } from './listen.js'
+import { DisposerStack } from './disposer-stack.js'
+import {
+  listenLoopback,
+  otherLoopback,
+  type Fetch,
+  type Handlers,
+  type Listening,
+} from './listen.js'
 import { acquireLock } from './lock.js'
 import { readPreviousRun } from './previous-run.js'
 import { markRuntimeFileStopped, writeRuntimeFile, type RuntimeInfo } from './runtime-file.js'
@@ -70,43 +79,77 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
     )
   }
   await ensurePrivateDir(options.stateDir)
-  const releaseLock = await acquireLock(options.stateDir)
   const log = createFileLog(join(options.stateDir, 'daemon.log'))
-  let ferry: Ferry
+  const built = new DisposerStack()
+  const release = () =>
+    built.dispose((error) => log({ kind: 'daemon.release_failed', error: errorMessage(error) }))
   try {
-    ferry = await Ferry.create({
-      load: {
-        cwd: options.cwd,
-        configFile: options.configFile,
-        env: options.env,
-        homeDir: options.homeDir,
-      },
-      stateDir: options.stateDir,
-      version,
-      log,
-    })
+    return await start(options, log, built, release)
   } catch (error) {
-    await releaseLock()
+    log({ kind: 'daemon.start_failed', error: errorMessage(error) })
+    await release()
     throw error
+  }
+}
+
+async function start(
+  options: DaemonOptions,
+  log: Log,
+  built: DisposerStack,
+  release: () => Promise<void>,
+): Promise<DaemonHandle> {
+  let stopping: Promise<void> | undefined
+  let resolveStopped: () => void = () => {}
+  const stopped = new Promise<void>((resolve) => (resolveStopped = resolve))
+  // Shutting down releases what start-up built, in reverse order.
+  const stop = (reason: string): Promise<void> => {
+    stopping ??= (async () => {
+      log({ kind: 'daemon.stopping', reason })
+      await release()
+      log({ kind: 'daemon.stopped' })
+      resolveStopped()
+    })()
+    return stopping
   }
 
-  let sessions: Sessions
-  try {
-    sessions = await Sessions.open(
-      options.stateDir,
-      options.cwd,
-      ferry,
-      log,
-      options.compactAboveBytes,
-    )
-  } catch (error) {
+  const releaseLock = await acquireLock(options.stateDir)
+  built.defer(async () => {
+    await markRuntimeFileStopped(options.stateDir, process.pid)
     await releaseLock()
-    throw error
-  }
+  })
+
+  const ferry = await Ferry.create({
+    load: {
+      cwd: options.cwd,
+      configFile: options.configFile,
+      env: options.env,
+      homeDir: options.homeDir,
+    },
+    stateDir: options.stateDir,
+    version,
+    log,
+  })
+  // Servers end before the sessions close, so calls that ended with them write their last events.
+  let ferryClosed: Promise<void> | undefined
+  const closeFerry = () =>
+    (ferryClosed ??= Promise.race([
+      ferry.close(),
+      new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_DEADLINE_MS).unref()),
+    ]))
+  built.defer(closeFerry)
+  const sessions = await Sessions.open(
+    options.stateDir,
+    options.cwd,
+    ferry,
+    log,
+    options.compactAboveBytes,
+  )
+  built.defer(async () => {
+    await closeFerry()
+    await sessions.close()
+  })
 
   const previous = await readPreviousRun(options.stateDir, options.host)
-  // Set once the port is bound: the previous token only carries over to the same origin.
-  let token = ''
   const staticFiles = await loadStaticFiles(options.webshellDir ?? defaultWebshellDir)
   const sandboxProxyFile = options.sandboxProxyFile ?? defaultSandboxProxyFile
   // Read once, like the WebShell: every request gets the same bytes. Without it the daemon still
@@ -115,121 +158,105 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
     log({ kind: 'daemon.sandbox_proxy_missing', file: sandboxProxyFile, error: String(error) })
     return undefined
   })
-  // Known once the port is bound; the app reads them on every request.
-  const bound = {
-    hosts: new Set<string>(),
-    origins: new Set<string>(),
-    url: '',
-    sandboxHost: '',
-  }
   const startedAt = new Date().toISOString()
-  let stopping: Promise<void> | undefined
-  let resolveStopped: () => void = () => {}
-  const stopped = new Promise<void>((resolve) => (resolveStopped = resolve))
 
-  const stop = (reason: string): Promise<void> => {
-    stopping ??= (async () => {
-      log({ kind: 'daemon.stopping', reason })
-      stream?.close()
-      for (const listener of [server, twin]) {
-        listener?.close()
-        listener?.closeAllConnections()
-      }
-      await Promise.race([
-        ferry.close(),
-        new Promise((resolve) => setTimeout(resolve, SHUTDOWN_DEADLINE_MS).unref()),
-      ])
-      // Calls that ended with the servers have written their last events; flush and close.
-      await sessions.close()
-      await markRuntimeFileStopped(options.stateDir, process.pid)
-      await releaseLock()
-      log({ kind: 'daemon.stopped' })
-      resolveStopped()
-    })()
-    return stopping
+  const connections = connectionGuard(log)
+  built.defer(() => connections.close())
+  // The apps are made once the port is known, before any request can be read.
+  const apps: { primary?: Fetch; twin?: Fetch } = {}
+  const starting = () => new Response('starting', { status: 503 })
+  const handlers: Handlers = {
+    primary: (request, env) => apps.primary?.(request, env) ?? starting(),
+    twin: (request, env) => apps.twin?.(request, env) ?? starting(),
+    onServer: (server) => connections.watch(server),
   }
-
-  const handler: { app?: ReturnType<typeof createApp> } = {}
-  // The app is made once the token is known, before any request can be read. The Node request
-  // and response ride along in the second argument (body limits and client disconnects are read
-  // from them).
-  const fetch = (request: Request, env: unknown) =>
-    handler.app?.fetch(request, env) ?? new Response('starting', { status: 503 })
-  const remembered = options.port === undefined ? previous.port : undefined
-  let listening: Listening
-  try {
-    listening =
-      remembered === undefined
-        ? await listenLoopback(options.host, options.port ?? 0, fetch)
-        : await listenLoopback(options.host, remembered, fetch).catch((error: unknown) => {
-            // Something else took the port meanwhile. Starting beats failing; open tabs then need
-            // a fresh link, as the origin changed.
-            log({
-              kind: 'daemon.port_unavailable',
-              port: remembered,
-              error: (error as Error).message,
-            })
-            return listenLoopback(options.host, 0, fetch)
-          })
-  } catch (error) {
-    await releaseLock()
-    throw new FerryError(
-      ErrorCode.Internal,
-      `cannot listen on ${options.host}:${options.port ?? 0}: ${(error as Error).message}`,
-      { cause: error },
-    )
-  }
-  const { server, twin, port } = listening
+  const { server, twin, port } = await listen(options, previous.port, handlers, log)
+  built.defer(() => {
+    for (const listener of [server, twin]) {
+      listener?.close()
+      listener?.closeAllConnections()
+    }
+  })
   if (twin === undefined) log({ kind: 'daemon.no_twin', host: otherLoopback(options.host), port })
+
   // A tab holding the old token can only reach this origin again if the port is the same; on a
   // new port the old token is worth nothing to Ferry but would still be sent to whatever took
   // the old port, so it is replaced.
   const samePort = previous.port === port
-  token = (options.newToken === true || !samePort ? undefined : previous.token) ?? newToken()
-  handler.app = createApp({
+  const token = (options.newToken === true || !samePort ? undefined : previous.token) ?? newToken()
+  const authority = `${hostLiteral(options.host)}:${port}`
+  const hosts = new Set([authority])
+  const origins = new Set([`http://${authority}`])
+  const url = `http://${authority}/`
+  const sandboxHost = `${SANDBOX_HOST_NAME}:${port}`
+  const appDeps = {
     ferry,
     sessions,
     token,
     log,
-    hosts: () => bound.hosts,
-    origins: () => bound.origins,
+    hosts: () => hosts,
+    origins: () => origins,
     staticFiles,
-    sandboxHost: () => bound.sandboxHost,
+    sandboxHost: () => sandboxHost,
     sandboxPage,
-    status: () => ({
-      pid: process.pid,
-      version,
-      url: bound.url,
-      stateDir: options.stateDir,
-      startedAt,
-    }),
+    connections,
+    status: () => ({ pid: process.pid, version, url, stateDir: options.stateDir, startedAt }),
     shutdown: () => void stop('shutdown requested through the API'),
-  })
-
+  }
+  apps.primary = createApp(appDeps).fetch
+  // The other family's address is where only `localhost` may lead: its own IP literal (and this
+  // one's) gets nothing there.
+  const none = new Set<string>()
+  apps.twin = createApp({ ...appDeps, hosts: () => none }).fetch
   const stream = attachStream(server, {
     sessions,
     token,
     log,
-    hosts: () => bound.hosts,
-    origins: () => bound.origins,
+    hosts: () => hosts,
+    origins: () => origins,
+    connections,
   })
-  const authority = `${hostLiteral(options.host)}:${port}`
-  bound.hosts = new Set([authority])
-  bound.origins = new Set([`http://${authority}`])
-  bound.url = `http://${authority}/`
-  bound.sandboxHost = `${SANDBOX_HOST_NAME}:${port}`
+  built.defer(() => stream.close())
+
   const info: RuntimeInfo = {
     pid: process.pid,
     port,
     host: options.host,
-    url: bound.url,
+    url,
     version,
     token,
     startedAt,
     stoppedAt: null,
   }
   await writeRuntimeFile(options.stateDir, info)
+
   log({ kind: 'daemon.started', pid: process.pid, port, settings: ferry.settings.files })
   void ferry.connectAll()
   return { info, ferry, sessions, log, stop, stopped }
+}
+
+/** The given port, else the previous run's if it is still free, else any free port. */
+async function listen(
+  options: DaemonOptions,
+  previousPort: number | undefined,
+  handlers: Handlers,
+  log: Log,
+): Promise<Listening> {
+  const remembered = options.port === undefined ? previousPort : undefined
+  try {
+    if (remembered === undefined)
+      return await listenLoopback(options.host, options.port ?? 0, handlers)
+    return await listenLoopback(options.host, remembered, handlers).catch((error: unknown) => {
+      // Something else took the port meanwhile. Starting beats failing; open tabs then need a
+      // fresh link, as the origin changed.
+      log({ kind: 'daemon.port_unavailable', port: remembered, error: errorMessage(error) })
+      return listenLoopback(options.host, 0, handlers)
+    })
+  } catch (error) {
+    throw new FerryError(
+      ErrorCode.Internal,
+      `cannot listen on ${options.host}:${options.port ?? 0}: ${errorMessage(error)}`,
+      { cause: error },
+    )
+  }
 }

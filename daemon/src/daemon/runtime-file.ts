@@ -3,9 +3,9 @@
 // stopped, so that the next start can take over its token and port.
 
 import { constants } from 'node:fs'
-import { open, readFile, rename, rm, stat } from 'node:fs/promises'
+import { open, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { ErrorCode, FerryError } from '../errors.js'
+import { ErrorCode, errorMessage, FerryError } from '../errors.js'
 
 export interface RuntimeInfo {
   pid: number
@@ -26,15 +26,24 @@ export function runtimeFilePath(stateDir: string): string {
 export async function writeRuntimeFile(stateDir: string, info: RuntimeInfo): Promise<void> {
   const target = runtimeFilePath(stateDir)
   const temp = `${target}.${process.pid}.tmp`
-  await rm(temp, { force: true })
-  const handle = await open(temp, 'wx', 0o600)
   try {
-    await handle.writeFile(JSON.stringify(info, null, 2))
-    await handle.sync()
-  } finally {
-    await handle.close()
+    await rm(temp, { force: true })
+    const handle = await open(temp, 'wx', 0o600)
+    try {
+      await handle.writeFile(JSON.stringify(info, null, 2))
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    await rename(temp, target)
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => {})
+    throw new FerryError(
+      ErrorCode.Internal,
+      `cannot write the runtime file ${target}: ${errorMessage(error)}`,
+      { cause: error },
+    )
   }
-  await rename(temp, target)
   const mode = (await stat(target)).mode & 0o777
   if (mode !== 0o600) {
     await rm(target, { force: true })
@@ -51,28 +60,14 @@ function parseRecord(text: string): RuntimeInfo | undefined {
   }
 }
 
-async function readRecord(stateDir: string): Promise<RuntimeInfo | undefined> {
-  const text = await readFile(runtimeFilePath(stateDir), 'utf8').catch(() => undefined)
-  return text === undefined ? undefined : parseRecord(text)
-}
+/** What is at the runtime file's path: nothing, a record Ferry can trust, or why it cannot. */
+type Found = { record: RuntimeInfo | undefined } | { problem: string } | undefined
 
 /**
- * The record of the daemon that runs, or last ran without shutting down cleanly (callers check
- * its pid). A stopped daemon's record is only for the next start, so here it reads as absent.
- */
-export async function readRuntimeFile(stateDir: string): Promise<RuntimeInfo | undefined> {
-  const record = await readRecord(stateDir)
-  return record === undefined || typeof record.stoppedAt === 'string' ? undefined : record
-}
-
-/**
- * The previous run's record, stopped or not, for a daemon that is starting and holds the lock.
  * Only a regular file of our own with mode exactly 0600 counts: anything else may have been
- * planted or exposed, and its token must not be trusted. The fields are still unchecked.
+ * planted or exposed, and neither its address nor its token may be trusted.
  */
-export async function readPreviousRuntimeFile(
-  stateDir: string,
-): Promise<Partial<RuntimeInfo> | undefined> {
+async function readPrivateRecord(stateDir: string): Promise<Found> {
   let handle
   try {
     // No following a symbolic link, and no blocking on a FIFO put in the file's place.
@@ -80,20 +75,55 @@ export async function readPreviousRuntimeFile(
       runtimeFilePath(stateDir),
       constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
     )
-  } catch {
-    return undefined
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return undefined
+    return { problem: code === 'ELOOP' ? 'a symbolic link' : `unreadable (${code ?? 'error'})` }
   }
   try {
     // Checked on the open descriptor, so the file cannot be swapped between check and read.
     const info = await handle.stat()
-    if (!info.isFile() || (info.mode & 0o777) !== 0o600) return undefined
-    if (typeof process.getuid === 'function' && info.uid !== process.getuid()) return undefined
-    return parseRecord(await handle.readFile('utf8'))
-  } catch {
-    return undefined
+    if (!info.isFile()) return { problem: 'not a regular file' }
+    if (typeof process.getuid === 'function' && info.uid !== process.getuid()) {
+      return { problem: `owned by another user (uid ${info.uid})` }
+    }
+    const mode = info.mode & 0o777
+    if (mode !== 0o600) return { problem: `readable by others (mode ${mode.toString(8)}, not 600)` }
+    return { record: parseRecord(await handle.readFile('utf8')) }
+  } catch (error) {
+    return { problem: `unreadable (${errorMessage(error)})` }
   } finally {
     await handle.close()
   }
+}
+
+/**
+ * The record of the daemon that runs, or last ran without shutting down cleanly (callers check
+ * its pid). A stopped daemon's record is only for the next start, so here it reads as absent. A
+ * file Ferry cannot trust is refused, naming what is wrong with it.
+ */
+export async function readRuntimeFile(stateDir: string): Promise<RuntimeInfo | undefined> {
+  const found = await readPrivateRecord(stateDir)
+  if (found !== undefined && 'problem' in found) {
+    throw new FerryError(
+      ErrorCode.Forbidden,
+      `refusing the runtime file ${runtimeFilePath(stateDir)}: it is ${found.problem}, and Ferry ` +
+        'trusts only a regular file of yours with mode 600; remove it and run `ferry start`',
+    )
+  }
+  const record = found?.record
+  return record === undefined || typeof record.stoppedAt === 'string' ? undefined : record
+}
+
+/**
+ * The previous run's record, stopped or not, for a daemon that is starting and holds the lock;
+ * one it cannot trust reads as absent. The fields are still unchecked.
+ */
+export async function readPreviousRuntimeFile(
+  stateDir: string,
+): Promise<Partial<RuntimeInfo> | undefined> {
+  const found = await readPrivateRecord(stateDir)
+  return found !== undefined && 'record' in found ? found.record : undefined
 }
 
 /**
@@ -101,7 +131,8 @@ export async function readPreviousRuntimeFile(
  * wrote the record may do so: another one may own the state directory by now.
  */
 export async function markRuntimeFileStopped(stateDir: string, pid: number): Promise<void> {
-  const current = await readRecord(stateDir)
+  const found = await readPrivateRecord(stateDir)
+  const current = found !== undefined && 'record' in found ? found.record : undefined
   if (current?.pid !== pid) return
   try {
     await writeRuntimeFile(stateDir, { ...current, stoppedAt: new Date().toISOString() })

@@ -2,11 +2,13 @@
 // serves the App proxy and nothing else), the static WebShell before auth (it holds no data), and
 // the token-protected API.
 
+import type { HttpBindings } from '@hono/node-server'
 import { Hono } from 'hono'
 import { ErrorCode, FerryError } from '../errors.js'
 import type { Log } from '../log.js'
 import { apiRoutes, type ApiDeps } from './api-routes.js'
 import { respondWithError } from './error-response.js'
+import type { ConnectionGuard } from './connection-guard.js'
 import { bearerAuth, hostGuard, originGuard } from './guards.js'
 import { sandboxSite } from './sandbox-site.js'
 import type { StaticFile } from './static-files.js'
@@ -23,6 +25,8 @@ export interface AppDeps extends ApiDeps {
   sandboxHost: () => string
   /** The sandbox proxy page, read once at start; undefined if it is not installed. */
   sandboxPage: Uint8Array | undefined
+  /** Told about each connection that carried a request with the right token. */
+  connections?: ConnectionGuard
 }
 
 /** The WebShell may frame the sandbox origin and nothing else. */
@@ -76,7 +80,11 @@ export function createApp(deps: AppDeps): Hono {
     return c.body(file.body as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': file.contentType })
   })
 
-  app.use('/api/*', bearerAuth(deps.token))
+  app.use('/api/*', bearerAuth(deps.token), async function authenticated(c, next) {
+    const socket = (c.env as Partial<HttpBindings> | undefined)?.incoming?.socket
+    if (socket !== undefined) deps.connections?.authenticated(socket)
+    await next()
+  })
   app.route('/api', apiRoutes(deps))
   return app
 }

@@ -3,11 +3,13 @@
 // StreamConnection per client.
 
 import type { IncomingMessage, Server } from 'node:http'
+import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
 import type { Log } from '../log.js'
 import { CLOSE_SHUTTING_DOWN, STREAM_AUTH_PREFIX, STREAM_PROTOCOL } from '../protocol/index.js'
 import type { Sessions } from '../sessions/sessions.js'
+import type { ConnectionGuard } from './connection-guard.js'
 import { tokenMatches } from './guards.js'
 import { StreamConnection } from './stream-connection.js'
 
@@ -21,6 +23,8 @@ export interface StreamDeps {
   log: Log
   hosts: () => ReadonlySet<string>
   origins: () => ReadonlySet<string>
+  /** Told about each upgrade that passed the token check. */
+  connections?: ConnectionGuard
 }
 
 function refuse(socket: Duplex, status: number, reason: string): void {
@@ -56,6 +60,7 @@ export function attachStream(server: Server, deps: StreamDeps): { close(): void 
     if (!offered.includes(STREAM_PROTOCOL) || !tokenMatches(token, deps.token)) {
       return refuse(socket, 401, 'Unauthorized')
     }
+    deps.connections?.authenticated(socket as Socket)
     wss.handleUpgrade(request, socket, head, (ws: WebSocket) => {
       const connection = new StreamConnection(ws, deps.sessions, deps.log)
       connections.add(connection)
