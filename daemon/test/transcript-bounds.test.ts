@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { connect, type Socket } from 'node:net'
 import { createInterface } from 'node:readline'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import type {
   CallResponse,
   CallStreamLine,
@@ -196,7 +197,7 @@ async function defaultSession(daemon: TestDaemon): Promise<string> {
 describe('session files', () => {
   afterAll(cleanup)
 
-  it('loads 300 sessions under a limit of 256 open files, and status and calls still work', async () => {
+  it('loads 300 sessions under a limit of 256 open files, holds 300 idle connections besides, and status and calls still work', async () => {
     const settings = { mcpServers: { fx: fixture([]) } }
     const first = await startDaemon(settings, { ulimit: ['-n', '256'] })
     for (let i = 0; i < 300; i += 20) {
@@ -216,6 +217,19 @@ describe('session files', () => {
     const daemon = await startDaemon(settings, { ulimit: ['-n', '256'], stateDir: first.stateDir })
     const sessions = (await (await daemon.api('/sessions')).json()) as SessionInfo[]
     expect(sessions.filter((s) => /^s\d+$/.test(s.name))).toHaveLength(300)
+    // 300 connections that never send anything, held open while status and calls go on.
+    const idle = await Promise.all(
+      Array.from(
+        { length: 300 },
+        () =>
+          new Promise<Socket>((resolve, reject) => {
+            const socket = connect(daemon.info.port, '127.0.0.1')
+            socket.once('connect', () => resolve(socket))
+            socket.once('error', reject)
+          }),
+      ),
+    )
+    onTestFinished(() => idle.forEach((socket) => socket.destroy()))
     const status = await daemon.cli(['status'])
     expect(status.code, status.stderr).toBe(0)
     await daemon.waitForStatus('fx', 'ready')
