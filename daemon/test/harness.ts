@@ -9,6 +9,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { DAEMON_NODE_FLAGS } from '../src/daemon/node-flags.js'
 import { readRuntimeFile, type RuntimeInfo } from '../src/daemon/runtime-file.js'
 import type { ServerInfo, StatusResponse, TranscriptEvent } from '../src/protocol/index.js'
 
@@ -201,10 +202,16 @@ export async function startDaemon(
   // Under a limit the shell sets it, then becomes the daemon (same pid) through `exec`.
   const [command, argv] =
     options.ulimit === undefined
-      ? [process.execPath, args]
+      ? [process.execPath, [...DAEMON_NODE_FLAGS, ...args]]
       : [
           '/bin/sh',
-          ['-c', `ulimit ${options.ulimit.join(' ')} && exec "$0" "$@"`, process.execPath, ...args],
+          [
+            '-c',
+            `ulimit ${options.ulimit.join(' ')} && exec "$0" "$@"`,
+            process.execPath,
+            ...DAEMON_NODE_FLAGS,
+            ...args,
+          ],
         ]
   const child = spawn(command, argv, {
     env,

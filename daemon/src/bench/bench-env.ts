@@ -6,6 +6,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { DAEMON_NODE_FLAGS } from '../daemon/node-flags.js'
 import { readRuntimeFile, type RuntimeInfo } from '../daemon/runtime-file.js'
 import type { ServerInfo } from '../protocol/index.js'
 
@@ -52,7 +53,11 @@ export async function startBenchDaemon(
     await writeFile(config, JSON.stringify(settings))
     args.push('--config', config)
   }
-  const child = spawn(process.execPath, args, { stdio: 'ignore', env, cwd: dir })
+  const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, ...args], {
+    stdio: 'ignore',
+    env,
+    cwd: dir,
+  })
   let runtime: RuntimeInfo | undefined
   while (runtime === undefined) {
     if (child.exitCode !== null) throw new Error('the daemon exited while starting')

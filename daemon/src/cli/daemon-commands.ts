@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ErrorCode, FerryError } from '../errors.js'
 import { isAlive } from '../daemon/lock.js'
+import { DAEMON_NODE_FLAGS } from '../daemon/node-flags.js'
 import { readRuntimeFile } from '../daemon/runtime-file.js'
 import { runDaemon, type DaemonHandle } from '../daemon/run-daemon.js'
 import { ensurePrivateDir } from '../daemon/state-dir.js'
@@ -98,7 +99,7 @@ export async function start(ctx: CliContext, options: ServeOptions): Promise<num
   await ensurePrivateDir(ctx.stateDir)
   const outPath = join(ctx.stateDir, 'daemon.out')
   const out = openSync(outPath, 'w', 0o600)
-  const args = [binPath, 'serve', '--state-dir', ctx.stateDir]
+  const args = [...DAEMON_NODE_FLAGS, binPath, 'serve', '--state-dir', ctx.stateDir]
   // Passed on only when given: without it the daemon tries the previous run's port first.
   if (options.port !== undefined) args.push('--port', String(options.port))
   args.push('--host', options.host, '--compact-above-mb', String(options.compactAboveMb))

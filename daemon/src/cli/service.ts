@@ -4,6 +4,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { DAEMON_NODE_FLAGS } from '../daemon/node-flags.js'
 import { ErrorCode, FerryError } from '../errors.js'
 import type { CliContext } from './context.js'
 
@@ -29,6 +30,7 @@ export function serviceFile(ctx: CliContext, platform: NodeJS.Platform): Service
   // The service runs from the home directory: every path it gets must be absolute.
   const command = [
     process.execPath,
+    ...DAEMON_NODE_FLAGS,
     binPath,
     'serve',
     '--state-dir',
