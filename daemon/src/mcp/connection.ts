@@ -193,10 +193,7 @@ export class Connection {
     if (generation !== this.generation || this.closed) return
     void this.dropClient()
     this.downReason = reason
-    this.stderr.note(`ferry: server unreachable: ${reason}`)
-    this.setStatus('failed', `server unreachable: ${reason}`)
-    if (Date.now() - this.readyAt >= STABLE_AFTER_MS) this.backoffMs = BACKOFF_START_MS
-    this.scheduleRetry()
+    this.lost(`server unreachable: ${reason}`)
   }
 
   /** Why this server cannot take a call now, or undefined while it is ready. */
@@ -338,10 +335,14 @@ export class Connection {
     if (generation !== this.generation || this.closed) return
     this.client = undefined
     await this.serverProcess.ended()
-    const end = this.serverProcess.describeEnd() ?? 'closed the connection'
-    this.stderr.note(`ferry: server ${end}`)
-    this.setStatus('failed', `server ${end}`)
-    // A server that crashes soon after each reconnect keeps backing off instead of looping.
+    this.lost(`server ${this.serverProcess.describeEnd() ?? 'closed the connection'}`)
+  }
+
+  /** A ready connection went away: failed, and retried with the backoff. */
+  private lost(why: string): void {
+    this.stderr.note(`ferry: ${why}`)
+    this.setStatus('failed', why)
+    // A server that fails soon after each reconnect keeps backing off instead of looping.
     if (Date.now() - this.readyAt >= STABLE_AFTER_MS) this.backoffMs = BACKOFF_START_MS
     this.scheduleRetry()
   }
