@@ -19,6 +19,7 @@ const serverCommands = () => import('./server-commands.js')
 const serviceCommands = () => import('./service.js')
 const sessionCommands = () => import('./session-commands.js')
 const workspaceCommands = () => import('./workspace-commands.js')
+const gatewayCommands = () => import('./gateway-commands.js')
 
 export const EXIT_OK = 0
 export const EXIT_FAILURE = 2
@@ -137,6 +138,39 @@ export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) =
     .description('approve workspace servers as they are written now, and start them')
     .argument('[servers...]', 'server names (default: every one that waits)')
     .action((names: string[]) => run(async (c) => (await workspaceCommands()).approve(c, names)))
+  const gateway = program
+    .command('gateway')
+    .description('serve your servers to MCP clients (agents) on /mcp')
+  const token = gateway
+    .command('token')
+    .description('the credentials MCP clients use on /mcp (never the admin token)')
+  token
+    .command('create')
+    .description('create a token for one MCP client and print it (once)')
+    .argument('<client-name>', 'the client, e.g. claude-code; names its calls in transcripts')
+    .option(
+      '--servers <globs>',
+      'comma-separated server names or globs it may reach (default: all)',
+    )
+    .option('--unprefixed', "with exactly one server: its tools keep the server's own names")
+    .option('--session <id>', "session its calls go to (default: the workspace's default session)")
+    .option('--confirm-in-client', "also ask confirmations of the client's user (elicitation)")
+    .option('--json', 'print JSON')
+    .action((name: string, options: import('./gateway-commands.js').CreateOptions) =>
+      run(async (c) => (await gatewayCommands()).createToken(c, name, options)),
+    )
+  token
+    .command('list')
+    .description('list gateway tokens: names, scopes, creation and last use')
+    .option('--json', 'print JSON')
+    .action((options: { json?: boolean }) =>
+      run(async (c) => (await gatewayCommands()).listTokens(c, options.json === true)),
+    )
+  token
+    .command('revoke')
+    .description("end a client's token at once")
+    .argument('<client-name>', 'the client name it was created with')
+    .action((name: string) => run(async (c) => (await gatewayCommands()).revokeToken(c, name)))
   const sessions = program.command('sessions').description('list and manage sessions')
   sessions
     .command('list', { isDefault: true })

@@ -3,9 +3,10 @@
 // entry as written. Written whole through a temporary file and a rename, so a crash leaves either
 // the old file or the new one.
 
-import { open, readFile, rename, rm } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ErrorCode, FerryError, errorMessage } from '../errors.js'
+import { writePrivateFile } from '../daemon/private-file.js'
 import { isPlainObject } from './format-path.js'
 
 export type Approvals = Record<string, Record<string, string>>
@@ -28,16 +29,7 @@ export class ApprovalStore {
   async approve(workspace: string, entries: Record<string, string>): Promise<void> {
     const all = await this.read()
     all[workspace] = { ...all[workspace], ...entries }
-    const temp = `${this.path}.${process.pid}.tmp`
-    await rm(temp, { force: true })
-    const handle = await open(temp, 'wx', 0o600)
-    try {
-      await handle.writeFile(`${JSON.stringify(all, null, 2)}\n`)
-      await handle.sync()
-    } finally {
-      await handle.close()
-    }
-    await rename(temp, this.path)
+    await writePrivateFile(this.path, `${JSON.stringify(all, null, 2)}\n`)
   }
 
   private async read(): Promise<Approvals> {

@@ -7,3 +7,15 @@ export const MIN_DISCOVERY_MS = 100
 export const MAX_DISCOVERY_MS = 300_000
 /** How long reading a tool's App resource after a call may take before the App is given up. */
 export const DEFAULT_APP_RESOURCE_TIMEOUT_MS = 5_000
+
+/** The gateway (`/mcp`) unless the user's settings say otherwise. */
+export const DEFAULT_GATEWAY = {
+  enabled: true,
+  phase: 1,
+  /** A legacy session unused this long ends; its client gets 404 and initialises again. */
+  sessionIdleMs: 30 * 60_000,
+  /** Legacy sessions open at once; the one idle longest ends to make room. */
+  maxSessions: 100,
+  /** A call of a client that declares Tasks answers with a task once it has run this long. */
+  taskAfterMs: 1_000,
+} as const

@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url'
 import {
   DEFAULT_APP_RESOURCE_TIMEOUT_MS,
+  DEFAULT_GATEWAY,
   DEFAULT_STDIO_DISCOVERY_MS,
   DEFAULT_TOOL_TIMEOUT_MS,
 } from './defaults.js'
@@ -33,6 +34,7 @@ export function demoSettings(workspaceFile: string): Settings {
     usingDemo: true,
     workspaceFile,
     filesWithoutServers: [],
+    gateway: { ...DEFAULT_GATEWAY },
   }
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ErrorCode, FerryError } from '../errors.js'
+import { DEFAULT_GATEWAY } from './defaults.js'
 import { loadSettings } from './load-settings.js'
 import type { LoadOptions } from './load-options.js'
 import type { Settings } from './types.js'
@@ -80,6 +81,7 @@ describe('loadSettings', () => {
       usingDemo: false,
       workspaceFile: options.workspaceFile,
       filesWithoutServers: [],
+      gateway: { ...DEFAULT_GATEWAY },
     })
   })
 

@@ -2,13 +2,14 @@
 // and resolves every server to enabled, disabled, invalid or awaiting approval. Falls back to the
 // demo server.
 
+import { DEFAULT_GATEWAY } from './defaults.js'
 import { demoSettings } from './demo-settings.js'
 import { canonicalJson, rawFingerprint } from './fingerprint.js'
 import type { LoadOptions } from './load-options.js'
 import { readSettingsFile, type SettingsFile } from './read-settings-file.js'
 import { resolveServer } from './resolve-server.js'
 import { settingsPaths } from './settings-paths.js'
-import type { FileWithoutServers, ServerEntry, Settings } from './types.js'
+import type { FileWithoutServers, GatewaySettings, ServerEntry, Settings } from './types.js'
 
 interface Source {
   raw: unknown
@@ -41,6 +42,7 @@ export async function loadSettings(options: LoadOptions): Promise<Settings> {
   const warnings: string[] = []
   const inputs: Record<string, string> = {}
   const inputDescriptions = new Map<string, string>()
+  const gateway: GatewaySettings = { ...DEFAULT_GATEWAY }
   for (const file of files) {
     for (const [name, raw] of file.servers) {
       const before = entries.get(name)
@@ -58,6 +60,14 @@ export async function loadSettings(options: LoadOptions): Promise<Settings> {
     ) {
       warnings.push('inputs: ignored in workspace settings; answer inputs in your user settings')
     } else Object.assign(inputs, file.inputs)
+    // Who may reach the person's servers, and how, is the person's choice, not a repository's.
+    if (file.gateway !== undefined) {
+      if (paths.explicit === undefined && file.path === paths.workspace) {
+        warnings.push(
+          'gateway: ignored in workspace settings; set the gateway in your user settings',
+        )
+      } else Object.assign(gateway, file.gateway)
+    }
   }
 
   const approvals = options.approvals ?? {}
@@ -107,6 +117,7 @@ export async function loadSettings(options: LoadOptions): Promise<Settings> {
     usingDemo: false,
     workspaceFile: paths.workspace,
     filesWithoutServers: filesWithoutServers(files, servers, entries),
+    gateway,
   }
 }
 

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises'
 import { ErrorCode, FerryError, errorMessage } from '../errors.js'
 import { formatIssue, isPlainObject, unknownKeyWarnings } from './format-path.js'
 import { parseSettingsJson } from './parse-settings-json.js'
-import { mcpKeys, mcpSchema } from './server-schema.js'
+import { gatewayKeys, gatewaySchema, mcpKeys, mcpSchema, type RawGateway } from './server-schema.js'
 
 export interface SettingsFile {
   path: string
@@ -20,6 +20,8 @@ export interface SettingsFile {
   inputs: Record<string, string> | undefined
   /** VS Code's `inputs` definitions (id → description), to name them in messages. */
   inputDescriptions: Map<string, string>
+  /** The `gateway` block as written, if any. */
+  gateway: RawGateway | undefined
   warnings: string[]
 }
 
@@ -30,6 +32,7 @@ const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set([
   'servers',
   'inputs',
   'mcp',
+  'gateway',
   '$schema',
 ])
 
@@ -93,14 +96,26 @@ function checkTopLevel(path: string, value: unknown): SettingsFile {
     allowed = parsed.data.allowed
     excluded = parsed.data.excluded
   }
+  // A malformed gateway block is fatal too: guessing could serve what the person turned off.
+  let gateway: RawGateway | undefined
+  if (value.gateway !== undefined) {
+    if (!isPlainObject(value.gateway)) return fail('gateway: expected an object')
+    warnings.push(...unknownKeyWarnings(value.gateway, gatewayKeys, ['gateway']))
+    const parsed = gatewaySchema.safeParse(value.gateway)
+    if (!parsed.success) {
+      return fail(parsed.error.issues.map((issue) => formatIssue(['gateway'], issue)).join('; '))
+    }
+    gateway = parsed.data
+  }
   return {
     path,
     servers,
     hasServersKey: map !== undefined,
-    hasPolicy: value.mcp !== undefined,
+    hasPolicy: value.mcp !== undefined || value.gateway !== undefined,
     allowed,
     excluded,
     ...inputs,
+    gateway,
     warnings,
   }
 }

@@ -1,4 +1,4 @@
-// The zod schemas for one `mcpServers` entry and for the global `mcp` block, as written in a file
+// The zod schemas for one `mcpServers` entry, the global `mcp` block and the `gateway` block, as written in a file
 // (before transport resolution, defaults and `$VAR` expansion).
 
 import { z } from 'zod'
@@ -39,3 +39,19 @@ export const mcpSchema = z.object({
 })
 
 export const mcpKeys: ReadonlySet<string> = new Set(Object.keys(mcpSchema.shape))
+
+const positiveInt = z.int().positive({ error: 'expected a positive integer' })
+
+export const gatewaySchema = z.object({
+  enabled: z.boolean().optional(),
+  phase: z
+    .union([z.literal(1), z.literal(2), z.literal(3)], { error: 'expected 1, 2 or 3' })
+    .optional(),
+  sessionIdleMs: positiveInt.optional(),
+  maxSessions: positiveInt.optional(),
+  taskAfterMs: z.int().nonnegative({ error: 'expected a non-negative integer' }).optional(),
+})
+
+export type RawGateway = z.infer<typeof gatewaySchema>
+
+export const gatewayKeys: ReadonlySet<string> = new Set(Object.keys(gatewaySchema.shape))

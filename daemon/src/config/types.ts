@@ -68,6 +68,16 @@ export interface FileWithoutServers {
   reason: string
 }
 
+/** The `gateway` block: how Ferry serves its servers to MCP clients on `/mcp`. */
+export interface GatewaySettings {
+  enabled: boolean
+  /** 1: both eras, legacy sessions; 2: both eras, session-less legacy served statelessly; 3: 2026-07-28 only. */
+  phase: 1 | 2 | 3
+  sessionIdleMs: number
+  maxSessions: number
+  taskAfterMs: number
+}
+
 export interface Settings {
   /** Files that were read, in precedence order (later wins). Empty when the demo default applies. */
   files: string[]
@@ -79,4 +89,5 @@ export interface Settings {
   /** The workspace file (`<cwd>/.ferry/settings.json`) whose entries need the person's approval. */
   workspaceFile: string
   filesWithoutServers: FileWithoutServers[]
+  gateway: GatewaySettings
 }

@@ -1,5 +1,5 @@
 // The daemon's state in one place: settings → pool of connections → tool registry. Every client
-// surface (REST today, WebSocket and gateway later) goes through these methods.
+// surface (REST, WebSocket and the gateway) goes through these methods.
 
 import type { CallToolResult } from '@modelcontextprotocol/client'
 import { loadAppDisplay } from '../apps/app-resource.js'
@@ -39,6 +39,7 @@ export class Ferry {
   private registryCache: RegistryEntry[] | undefined
   private readonly statusListeners = new Set<StatusListener>()
   private readonly noticeListeners = new Set<NoticeListener>()
+  private readonly changeListeners = new Set<() => void>()
   /** Approvals are read, changed and written one at a time. */
   private approving: Promise<unknown> = Promise.resolve()
 
@@ -55,6 +56,7 @@ export class Ferry {
       log: options.log,
       onChange: () => {
         this.registryCache = undefined
+        for (const listener of this.changeListeners) listener()
       },
       onStatus: (server, status, error) => {
         for (const listener of this.statusListeners) listener(server, status, error)
@@ -279,6 +281,11 @@ export class Ferry {
 
   private notice(level: 'info' | 'warning' | 'error', message: string): void {
     for (const listener of this.noticeListeners) listener(level, message)
+  }
+
+  /** Called whenever what servers offer may have changed (tools, prompts, resources, status). */
+  onRegistryChange(listener: () => void): void {
+    this.changeListeners.add(listener)
   }
 
   /** Called on every server status change, for the session transcripts. */

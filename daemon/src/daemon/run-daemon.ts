@@ -8,6 +8,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Ferry } from '../core/ferry.js'
 import { ErrorCode, errorMessage, FerryError } from '../errors.js'
+import { Gateway } from '../gateway/endpoint.js'
+import { GatewayTokenStore } from '../gateway/token-store.js'
 import { createApp } from '../http/app.js'
 import { connectionGuard } from '../http/connection-guard.js'
 import { attachStream } from '../http/stream-server.js'
@@ -189,6 +191,29 @@ async function start(
   const origins = new Set([`http://${authority}`])
   const url = `http://${authority}/`
   const sandboxHost = `${SANDBOX_HOST_NAME}:${port}`
+  const mcpUrl = `http://${authority}/mcp`
+  const { store: gatewayTokens, problems } = await GatewayTokenStore.open(options.stateDir)
+  for (const problem of problems) log({ kind: 'gateway.tokens_damaged', problem })
+  built.defer(() => gatewayTokens.close())
+  const gatewaySettings = () => ferry.settings.gateway
+  const gateway = new Gateway({
+    ferry,
+    sessions,
+    log,
+    webshellUrl: () => url,
+    settings: gatewaySettings,
+  })
+  built.defer(() => gateway.close())
+  gatewayTokens.onRevoke((name) => gateway.endClient(name))
+  // Many changes land at once (a reload, a server's several lists): clients hear once.
+  let changed: NodeJS.Timeout | undefined
+  ferry.onRegistryChange(() => {
+    changed ??= setTimeout(() => {
+      changed = undefined
+      gateway.toolsChanged()
+    }, 50)
+  })
+  built.defer(() => clearTimeout(changed))
   const appDeps = {
     ferry,
     sessions,
@@ -200,6 +225,14 @@ async function start(
     sandboxHost: () => sandboxHost,
     sandboxPage,
     connections,
+    mcp: { gateway, tokens: gatewayTokens, settings: gatewaySettings },
+    gatewayTokens: {
+      tokens: gatewayTokens,
+      url: () => mcpUrl,
+      checkSession: async (id: string) => {
+        await sessions.resolve(id)
+      },
+    },
     status: () => ({ pid: process.pid, version, url, stateDir: options.stateDir, startedAt }),
     shutdown: () => void stop('shutdown requested through the API'),
   }

@@ -3,9 +3,10 @@
 // stopped, so that the next start can take over its token and port.
 
 import { constants } from 'node:fs'
-import { open, rename, rm, stat } from 'node:fs/promises'
+import { open, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ErrorCode, errorMessage, FerryError } from '../errors.js'
+import { writePrivateFile } from './private-file.js'
 
 export interface RuntimeInfo {
   pid: number
@@ -25,19 +26,9 @@ export function runtimeFilePath(stateDir: string): string {
 
 export async function writeRuntimeFile(stateDir: string, info: RuntimeInfo): Promise<void> {
   const target = runtimeFilePath(stateDir)
-  const temp = `${target}.${process.pid}.tmp`
   try {
-    await rm(temp, { force: true })
-    const handle = await open(temp, 'wx', 0o600)
-    try {
-      await handle.writeFile(JSON.stringify(info, null, 2))
-      await handle.sync()
-    } finally {
-      await handle.close()
-    }
-    await rename(temp, target)
+    await writePrivateFile(target, JSON.stringify(info, null, 2))
   } catch (error) {
-    await rm(temp, { force: true }).catch(() => {})
     throw new FerryError(
       ErrorCode.Internal,
       `cannot write the runtime file ${target}: ${errorMessage(error)}`,

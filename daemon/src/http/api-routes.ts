@@ -14,6 +14,7 @@ import type {
 } from '../protocol/index.js'
 import type { Sessions } from '../sessions/sessions.js'
 import { callRoutes } from './call-routes.js'
+import { gatewayRoutes, type GatewayRouteDeps } from './gateway-routes.js'
 import { jsonBody, parseBody } from './guards.js'
 import { sessionRoutes } from './session-routes.js'
 
@@ -33,6 +34,7 @@ export interface ApiDeps {
   >
   shutdown: () => void
   log: Log
+  gatewayTokens: GatewayRouteDeps
 }
 
 const approveBody = z.object({ servers: z.array(z.string().min(1)).max(1000).optional() })
@@ -77,6 +79,7 @@ export function apiRoutes(deps: ApiDeps): Hono {
 
   api.route('/', callRoutes(deps.sessions, deps.log))
   api.route('/', sessionRoutes(deps.sessions))
+  api.route('/', gatewayRoutes(deps.gatewayTokens))
 
   api.post('/reload', async (c) => c.json(await ferry.reload()))
 

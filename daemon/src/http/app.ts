@@ -1,6 +1,6 @@
 // The daemon's hono app: guards on every route, security headers, the sandbox host name (which
 // serves the App proxy and nothing else), the static WebShell before auth (it holds no data), and
-// the token-protected API.
+// the token-protected API, and the gateway's `/mcp` (its own tokens).
 
 import type { HttpBindings } from '@hono/node-server'
 import { Hono } from 'hono'
@@ -10,6 +10,7 @@ import { apiRoutes, type ApiDeps } from './api-routes.js'
 import { respondWithError } from './error-response.js'
 import type { ConnectionGuard } from './connection-guard.js'
 import { bearerAuth, hostGuard, originGuard } from './guards.js'
+import { mountMcpRoute, type McpRouteDeps } from './mcp-route.js'
 import { sandboxSite } from './sandbox-site.js'
 import type { StaticFile } from './static-files.js'
 
@@ -27,6 +28,8 @@ export interface AppDeps extends ApiDeps {
   sandboxPage: Uint8Array | undefined
   /** Told about each connection that carried a request with the right token. */
   connections?: ConnectionGuard
+  /** The gateway behind `/mcp`; absent, `/mcp` is not served. */
+  mcp?: Omit<McpRouteDeps, 'adminToken' | 'connections'>
 }
 
 /** The WebShell may frame the sandbox origin and nothing else. */
@@ -80,6 +83,9 @@ export function createApp(deps: AppDeps): Hono {
     return c.body(file.body as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': file.contentType })
   })
 
+  if (deps.mcp !== undefined) {
+    mountMcpRoute(app, { ...deps.mcp, adminToken: deps.token, connections: deps.connections })
+  }
   app.use('/api/*', bearerAuth(deps.token), async function authenticated(c, next) {
     const socket = (c.env as Partial<HttpBindings> | undefined)?.incoming?.socket
     if (socket !== undefined) deps.connections?.authenticated(socket)

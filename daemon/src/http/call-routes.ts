@@ -51,7 +51,7 @@ export function callRoutes(sessions: Sessions, log: Log): Hono {
     const onGone = () => {
       if (outgoing?.writableFinished !== true) {
         try {
-          sessions.runner.cancel(callId)
+          sessions.runner.cancel(callId, client)
         } catch {}
       }
     }
@@ -117,7 +117,7 @@ export function callRoutes(sessions: Sessions, log: Log): Hono {
 
   routes.post('/calls/:id/cancel', (c) => {
     const id = c.req.param('id')
-    sessions.runner.cancel(id)
+    sessions.runner.cancel(id, requestClient(undefined))
     return c.json({ cancelled: id })
   })
 

@@ -48,7 +48,12 @@ export function bearerAuth(token: string): MiddlewareHandler {
     const header = c.req.header('authorization') ?? ''
     const match = /^Bearer ([A-Za-z0-9_-]{1,256})$/.exec(header)
     if (match === null || !tokenMatches(match[1] as string, token)) {
-      throw new FerryError(ErrorCode.Unauthorized, 'missing or invalid token')
+      throw new FerryError(
+        ErrorCode.Unauthorized,
+        match?.[1]?.startsWith('fgw_') === true
+          ? 'a gateway token opens /mcp only; the API takes the admin token'
+          : 'missing or invalid token',
+      )
     }
     await next()
   }

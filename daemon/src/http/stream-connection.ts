@@ -82,7 +82,7 @@ export class StreamConnection {
       this.unsubscribe?.()
       for (const callId of this.calls) {
         try {
-          this.sessions.runner.cancel(callId)
+          this.sessions.runner.cancel(callId, this.client)
         } catch {}
       }
     })
@@ -209,7 +209,7 @@ export class StreamConnection {
       }
       case 'cancel':
         this.writable()
-        this.sessions.runner.cancel(message.callId)
+        this.sessions.runner.cancel(message.callId, this.client)
         this.send({ type: 'reply', ref: message.ref, ok: true, callId: message.callId })
         return
       case 'answer':

@@ -3,7 +3,8 @@
 
 import type { CallToolResult, ServerStatus } from './index.js'
 
-export type ClientKind = 'cli' | 'attach' | 'webshell' | 'api'
+/** `mcp`: an MCP client of the gateway (`/mcp` or `ferry mcp`), named by its gateway token. */
+export type ClientKind = 'cli' | 'attach' | 'webshell' | 'api' | 'mcp'
 
 /** Who caused an event: one attached terminal, tab or script. */
 export interface ClientRef {

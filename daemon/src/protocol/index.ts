@@ -145,5 +145,38 @@ export interface LogsResponse {
 export interface ErrorBody {
   error: { code: string; message: string }
 }
+/** One row of `GET /api/gateway/tokens` and `ferry gateway token list --json`; never the token. */
+export interface GatewayTokenInfo {
+  /** The client's name: `[A-Za-z0-9._-]{1,64}`, the originator of its calls in transcripts. */
+  name: string
+  /** Globs over server names this client sees and may call; `["*"]` for all. */
+  servers: string[]
+  /** Its one server's tools, prompts and resources keep their own names. */
+  unprefixed: boolean
+  /** The session its calls go to; null for the workspace's default session. */
+  session: string | null
+  /** Ferry also asks its confirmations of the client's own user (through elicitation). */
+  confirmInClient: boolean
+  createdAt: string
+  lastUsedAt: string | null
+}
+
+/** Body of `POST /api/gateway/tokens`. */
+export interface GatewayTokenCreateRequest {
+  name: string
+  servers?: string[]
+  unprefixed?: boolean
+  session?: string
+  confirmInClient?: boolean
+}
+
+/** Answer of `POST /api/gateway/tokens`: the only time the token itself is shown. */
+export interface GatewayTokenCreateResponse {
+  token: string
+  info: GatewayTokenInfo
+  /** The gateway's URL, e.g. `http://127.0.0.1:4123/mcp`. */
+  url: string
+}
+
 export * from './events.js'
 export * from './stream.js'

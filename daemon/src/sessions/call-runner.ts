@@ -35,7 +35,10 @@ export const DENIED_RESULT: CallToolResult = {
 }
 
 export class CallRunner {
-  private readonly running = new Map<string, AbortController>()
+  private readonly running = new Map<
+    string,
+    { controller: AbortController; cancelledBy?: ClientRef }
+  >()
 
   constructor(
     private readonly ferry: Ferry,
@@ -58,7 +61,8 @@ export class CallRunner {
       throw new FerryError(ErrorCode.Conflict, `a call with id ${callId} is already running`)
     }
     const controller = new AbortController()
-    this.running.set(callId, controller)
+    const run: { controller: AbortController; cancelledBy?: ClientRef } = { controller }
+    this.running.set(callId, run)
     try {
       await session.emit(
         {
@@ -119,8 +123,9 @@ export class CallRunner {
               callId,
               error: { code: failure.code, message: failure.message },
             } as const)
+      // A cancel names who asked for it; a call that ended otherwise is the daemon's own record.
       await session
-        .emit(end, null)
+        .emit(end, end.type === 'call.cancelled' ? (run.cancelledBy ?? null) : null)
         .catch((unstored: unknown) => toFerryError(unstored, this.log, context))
       throw failure
     } finally {
@@ -128,13 +133,14 @@ export class CallRunner {
     }
   }
 
-  /** Stops a running call (also one still waiting for its confirmation). */
-  cancel(callId: string): void {
-    const controller = this.running.get(callId)
-    if (controller === undefined) {
+  /** Stops a running call (also one still waiting for its confirmation); `by` is recorded. */
+  cancel(callId: string, by?: ClientRef): void {
+    const run = this.running.get(callId)
+    if (run === undefined) {
       throw new FerryError(ErrorCode.NotFound, `no running call with id ${callId}`)
     }
-    controller.abort()
+    if (!run.controller.signal.aborted && by !== undefined) run.cancelledBy = by
+    run.controller.abort()
     this.broker.withdraw(callId)
   }
 

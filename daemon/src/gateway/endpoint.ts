@@ -1,0 +1,181 @@
+// The gateway endpoint behind `/mcp`: each request's era read as the SDK reads it (the body's
+// `_meta` envelope, the header agreeing), legacy requests served in sessions (`Mcp-Session-Id`,
+// bounded in number and idle time) and 2026-07-28 requests statelessly, per `gateway.phase`:
+// 1 both eras with legacy sessions, 2 both eras with session-less legacy requests served
+// statelessly, 3 the modern era only (the SDK's strict handler answers everything).
+
+import { randomUUID } from 'node:crypto'
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  legacyStatelessFallback,
+  type AuthInfo,
+  type McpHttpHandler,
+  type McpRequestContext,
+  type Server,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server'
+import type { GatewaySettings } from '../config/types.js'
+import { errorMessage } from '../errors.js'
+import { MAX_BODY_BYTES } from '../http/guards.js'
+import { gatewayServer, type GatewayServerDeps } from './gateway-server.js'
+import type { GatewayGrant } from './token-store.js'
+
+/** How often idle legacy sessions are looked for. */
+const SWEEP_MS = 30_000
+
+interface LegacySession {
+  transport: WebStandardStreamableHTTPServerTransport
+  server: Server
+  /** The token name it was opened with: only that client may use it. */
+  client: string
+  lastUsed: number
+}
+
+export interface GatewayDeps extends GatewayServerDeps {
+  settings: () => GatewaySettings
+}
+
+/** A JSON-RPC error answer with no id, as the transports give for a request they refuse. */
+export function jsonRpcError(status: number, code: number, message: string): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status })
+}
+
+function authInfoOf(grant: GatewayGrant): AuthInfo {
+  return { token: '', clientId: grant.name, scopes: [], extra: { grant } }
+}
+
+function grantOf(ctx: McpRequestContext): GatewayGrant {
+  const grant = ctx.authInfo?.extra?.grant as GatewayGrant | undefined
+  // Every request reaches the handler through `fetch`, which always passes the grant.
+  if (grant === undefined) throw new Error('gateway request without a grant')
+  return grant
+}
+
+export class Gateway {
+  private readonly modern: McpHttpHandler
+  private readonly stateless: ReturnType<typeof legacyStatelessFallback>
+  private readonly legacy = new Map<string, LegacySession>()
+  private readonly sweeper: NodeJS.Timeout
+
+  constructor(private readonly deps: GatewayDeps) {
+    const factory = (ctx: McpRequestContext) => gatewayServer(deps, grantOf(ctx))
+    const onerror = (error: Error) =>
+      deps.log({ kind: 'gateway.error', error: errorMessage(error) })
+    this.modern = createMcpHandler(factory, {
+      legacy: 'reject',
+      onerror,
+      maxRequestBodySize: MAX_BODY_BYTES,
+    })
+    this.stateless = legacyStatelessFallback(factory, onerror, {
+      maxRequestBodySize: MAX_BODY_BYTES,
+    })
+    this.sweeper = setInterval(() => this.sweep(), SWEEP_MS)
+    this.sweeper.unref()
+  }
+
+  /** Serves one authenticated request. */
+  async fetch(request: Request, grant: GatewayGrant): Promise<Response> {
+    const options = { authInfo: authInfoOf(grant) }
+    const { phase } = this.deps.settings()
+    if (phase === 3) return this.modern.fetch(request, options)
+    const legacy = await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_BODY_BYTES })
+    if (!legacy) return this.modern.fetch(request, options)
+    const sessionId = request.headers.get('mcp-session-id')
+    if (sessionId !== null) return this.inSession(sessionId, request, grant)
+    if (phase === 2) return this.stateless(request, options)
+    return this.openSession(request, grant)
+  }
+
+  /** Tells every client that re-lists that the tools changed. */
+  toolsChanged(): void {
+    this.modern.notify.toolsChanged()
+    for (const session of this.legacy.values()) session.server.sendToolListChanged().catch(() => {})
+  }
+
+  /** Ends the sessions of a client whose token was revoked. */
+  endClient(name: string): void {
+    for (const [id, session] of this.legacy) if (session.client === name) this.end(id)
+  }
+
+  /** Legacy sessions open now. */
+  get sessionCount(): number {
+    return this.legacy.size
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper)
+    for (const id of [...this.legacy.keys()]) this.end(id)
+    await this.modern.close()
+  }
+
+  private inSession(id: string, request: Request, grant: GatewayGrant): Promise<Response> {
+    const session = this.legacy.get(id)
+    if (
+      session !== undefined &&
+      Date.now() - session.lastUsed > this.deps.settings().sessionIdleMs
+    ) {
+      this.end(id)
+    }
+    // Another client's session does not exist for this one.
+    if (!this.legacy.has(id) || session === undefined || session.client !== grant.name) {
+      return Promise.resolve(
+        jsonRpcError(
+          404,
+          -32001,
+          'Session not found: it ended (idle, restart or revoked token); initialize again',
+        ),
+      )
+    }
+    session.lastUsed = Date.now()
+    return session.transport.handleRequest(request, { authInfo: authInfoOf(grant) })
+  }
+
+  private async openSession(request: Request, grant: GatewayGrant): Promise<Response> {
+    const server = gatewayServer(this.deps, grant)
+    const transport: WebStandardStreamableHTTPServerTransport =
+      new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => {
+          this.makeRoom()
+          this.legacy.set(id, { transport, server, client: grant.name, lastUsed: Date.now() })
+        },
+        onsessionclosed: (id) => {
+          this.legacy.delete(id)
+        },
+      })
+    await server.connect(transport)
+    const response = await transport.handleRequest(request, { authInfo: authInfoOf(grant) })
+    // A request that did not open a session (not `initialize`, or refused) leaves nothing behind.
+    if (transport.sessionId === undefined) void server.close().catch(() => {})
+    return response
+  }
+
+  /** At the limit, the session idle longest ends to make room for a new one. */
+  private makeRoom(): void {
+    const { maxSessions } = this.deps.settings()
+    while (this.legacy.size >= maxSessions) {
+      let oldest: [string, LegacySession] | undefined
+      for (const entry of this.legacy)
+        if (oldest === undefined || entry[1].lastUsed < oldest[1].lastUsed) oldest = entry
+      if (oldest === undefined) return
+      this.deps.log({ kind: 'gateway.session_evicted', client: oldest[1].client })
+      this.end(oldest[0])
+    }
+  }
+
+  private sweep(): void {
+    const { sessionIdleMs } = this.deps.settings()
+    const now = Date.now()
+    for (const [id, session] of this.legacy) {
+      if (now - session.lastUsed > sessionIdleMs) this.end(id)
+    }
+  }
+
+  private end(id: string): void {
+    const session = this.legacy.get(id)
+    if (session === undefined) return
+    this.legacy.delete(id)
+    void session.server.close().catch(() => {})
+  }
+}

@@ -1,0 +1,73 @@
+// The MCP server one gateway client talks to: a low-level SDK `Server` whose handlers read the
+// long-lived registry and run calls through the sessions' call path. It is built per legacy
+// session and per modern request, so building it is cheap and it holds nothing of its own.
+
+import { ProtocolError, Server, type ServerContext } from '@modelcontextprotocol/server'
+import type { Ferry } from '../core/ferry.js'
+import type { Log } from '../log.js'
+import type { Sessions } from '../sessions/sessions.js'
+import { version } from '../version.js'
+import { ClientView } from './client-view.js'
+import { gatewayCall, gatewayClientRef, isUnknownTool } from './gateway-call.js'
+import type { GatewayGrant } from './token-store.js'
+
+export interface GatewayServerDeps {
+  ferry: Ferry
+  sessions: Sessions
+  log: Log
+  webshellUrl: () => string
+}
+
+/** MCP's "Invalid params", which it gives for an unknown tool. */
+const INVALID_PARAMS = -32602
+
+export const GATEWAY_INSTRUCTIONS = [
+  "Ferry is the person's own MCP gateway: it runs their MCP servers and serves them here as one server.",
+  'Tools are named mcp_{server}_{tool} unless this client was set up for a single server.',
+  'A tool that is not read-only waits until the person allows it in Ferry (its WebShell tab or a terminal);',
+  'while it waits, a request that carries a progress token gets progress every second.',
+  'A call the person denies or cancels ends with an error result that says so; do not retry it unasked.',
+  "Every call is recorded in the person's transcript.",
+].join(' ')
+
+export function gatewayServer(deps: GatewayServerDeps, grant: GatewayGrant): Server {
+  const view = new ClientView(deps.ferry, grant)
+  const server = new Server(
+    { name: 'ferry', title: 'Ferry', version },
+    {
+      capabilities: { tools: { listChanged: true } },
+      instructions: GATEWAY_INSTRUCTIONS,
+    },
+  )
+  server.setRequestHandler('tools/list', () => ({ tools: view.tools() }))
+  server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
+    const { name } = request.params
+    const args = request.params.arguments ?? {}
+    try {
+      return await gatewayCall(deps, view, name, args, ctx)
+    } catch (error) {
+      if (!isUnknownTool(error)) throw error
+      await refused(deps, view, name, error.message)
+      throw new ProtocolError(INVALID_PARAMS, error.message)
+    }
+  })
+  return server
+}
+
+/** A call that named a tool and was refused before it ran is still part of the record. */
+async function refused(
+  deps: GatewayServerDeps,
+  view: ClientView,
+  name: string,
+  why: string,
+): Promise<void> {
+  try {
+    const session = await deps.sessions.resolve(view.grant.session ?? undefined)
+    await session.emit(
+      { type: 'notice', level: 'warning', message: `gateway call to ${name} refused: ${why}` },
+      gatewayClientRef(view),
+    )
+  } catch (error) {
+    deps.log({ kind: 'gateway.refusal_unrecorded', tool: name, error: String(error) })
+  }
+}
