@@ -237,3 +237,42 @@ describe('loadSettings', () => {
     ])
   })
 })
+
+describe('the gateway block', () => {
+  it('takes the user file over the defaults, key by key', async () => {
+    const options = await sandbox()
+    await write(options.userFile, { mcpServers: {}, gateway: { phase: 2, maxSessions: 5 } })
+    const settings = await loadSettings(options)
+    expect(settings.gateway).toEqual({ ...DEFAULT_GATEWAY, phase: 2, maxSessions: 5 })
+    expect(settings.warnings).toEqual([])
+  })
+
+  it('ignores a workspace file that sets it, with a warning, so a repository cannot change it', async () => {
+    const options = await sandbox()
+    await write(options.userFile, { mcpServers: {}, gateway: { phase: 2 } })
+    await write(options.workspaceFile, { mcpServers: {}, gateway: { enabled: false, phase: 3 } })
+    const settings = await loadSettings(options)
+    expect(settings.gateway).toEqual({ ...DEFAULT_GATEWAY, phase: 2 })
+    expect(settings.warnings).toContain(
+      'gateway: ignored in workspace settings; set the gateway in your user settings',
+    )
+  })
+
+  it('refuses a malformed block as a whole-file error naming the key', async () => {
+    const options = await sandbox()
+    await write(options.userFile, { mcpServers: {}, gateway: { phase: 4 } })
+    const error = await failure(loadSettings(options))
+    expect(error.code).toBe(ErrorCode.ConfigInvalid)
+    expect(error.message).toContain('gateway.phase')
+  })
+
+  it('warns about unknown keys and counts a file with only the block as settings, not as no servers', async () => {
+    const options = await sandbox()
+    await write(options.userFile, { gateway: { enabled: false, colour: 'blue' } })
+    const settings = await loadSettings(options)
+    expect(settings.gateway.enabled).toBe(false)
+    expect(settings.usingDemo).toBe(false)
+    expect(settings.filesWithoutServers).toEqual([])
+    expect(settings.warnings.some((w) => w.includes('gateway.colour'))).toBe(true)
+  })
+})
