@@ -180,6 +180,11 @@ export async function status(ctx: CliContext, json: boolean): Promise<number> {
     `Settings: ${body.usingDemo ? 'none found; running the bundled demo server' : body.settingsFiles.join(', ')}`,
   )
   ctx.out(`Servers: ${body.servers.ready}/${body.servers.total} ready`)
+  ctx.out(
+    body.gateway.enabled
+      ? `Gateway: ${body.gateway.url} (phase ${body.gateway.phase}, ${body.gateway.legacySessions} legacy sessions)`
+      : 'Gateway: off (gateway.enabled is false)',
+  )
   if ((body.awaitingApproval ?? []).length > 0) {
     ctx.out(
       `Waiting for approval: ${body.awaitingApproval.join(', ')} (run \`ferry workspace approve\`)`,

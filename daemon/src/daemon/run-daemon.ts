@@ -226,6 +226,7 @@ async function start(
     sandboxPage,
     connections,
     mcp: { gateway, tokens: gatewayTokens, settings: gatewaySettings },
+    gateway: () => ({ url: mcpUrl, legacySessions: gateway.sessionCount }),
     gatewayTokens: {
       tokens: gatewayTokens,
       url: () => mcpUrl,

@@ -31,7 +31,10 @@ export interface ApiDeps {
     | 'defaultSession'
     | 'awaitingApproval'
     | 'filesWithoutServers'
+    | 'gateway'
   >
+  /** The gateway's URL and open legacy sessions, for the status. */
+  gateway: () => { url: string; legacySessions: number }
   shutdown: () => void
   log: Log
   gatewayTokens: GatewayRouteDeps
@@ -55,6 +58,11 @@ export function apiRoutes(deps: ApiDeps): Hono {
       servers: { total: servers.length, ready: servers.filter((s) => s.status === 'ready').length },
       awaitingApproval: servers.filter((s) => s.status === 'awaiting_approval').map((s) => s.name),
       filesWithoutServers: ferry.settings.filesWithoutServers,
+      gateway: {
+        ...deps.gateway(),
+        enabled: ferry.settings.gateway.enabled,
+        phase: ferry.settings.gateway.phase,
+      },
     }
     return c.json(body)
   })

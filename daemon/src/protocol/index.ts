@@ -106,6 +106,8 @@ export interface StatusResponse {
   awaitingApproval: string[]
   /** Settings files that were read but gave no server, each with why. */
   filesWithoutServers: { file: string; reason: string }[]
+  /** The gateway: its URL, whether it serves, its phase and the legacy sessions open. */
+  gateway: { url: string; enabled: boolean; phase: 1 | 2 | 3; legacySessions: number }
 }
 
 /** Body of `POST /api/workspace/approve`; every waiting entry when `servers` is absent. */
