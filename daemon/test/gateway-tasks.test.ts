@@ -2,6 +2,13 @@ import {
   CreateTaskResultV2Schema,
   GetTaskResultV2Schema,
 } from '@modelcontextprotocol/ext-tasks/core/v2'
+import {
+  createTaskSessionFromClient,
+  resultFromTaskOutcome,
+  type JsonRpcResponse,
+  type RawClientDispatch,
+} from '@modelcontextprotocol/ext-tasks/client'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GatewayTokenCreateResponse, TranscriptEvent } from '../src/protocol/index.js'
 import { cleanup, fixture, startDaemon, waitFor, type TestDaemon } from './harness.js'
@@ -235,6 +242,72 @@ describe('Tasks on the gateway', () => {
       status: 'completed',
       result: { content: [{ type: 'text', text: 'done' }], resultType: 'complete' },
     })
+  })
+
+  it('serves the official Tasks client: its call becomes a task that settles with the result once the person allows it', async () => {
+    const url = new URL('mcp', daemon.info.url)
+    const clientInfo = { name: 'ext-tasks-host', version: '1' }
+    const client = new Client(clientInfo, { versionNegotiation: { mode: 'auto' } })
+    await client.connect(
+      new StreamableHTTPClientTransport(url, {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    )
+    const methods: string[] = []
+    // The SDK client's codecs refuse task results, so the Tasks client sends its requests itself.
+    const rawDispatch: RawClientDispatch = async (request, options = {}) => {
+      const message: Record<string, unknown> = {
+        jsonrpc: '2.0',
+        id: nextId++,
+        ...(request as Record<string, unknown>),
+      }
+      const method = String(message.method)
+      methods.push(method)
+      const params = (message.params ?? {}) as Record<string, unknown>
+      const headers = new Headers({
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${token}`,
+        'mcp-protocol-version': MODERN,
+        'mcp-method': method,
+      })
+      if (method === 'tools/call') headers.set('mcp-name', String(params.name))
+      for (const [key, value] of Object.entries(options.context?.headers ?? {}))
+        headers.set(key, value)
+      const response = await fetch(url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(message),
+        signal: options.signal ?? null,
+      })
+      const { body } = await answerOf(response)
+      return (
+        body.error === undefined
+          ? { kind: 'result', result: body.result ?? {} }
+          : { kind: 'error', error: body.error }
+      ) as JsonRpcResponse
+    }
+    const session = createTaskSessionFromClient(client, {
+      endpointId: 'ferry-gateway',
+      rawDispatch,
+      v2RequestFraming: { protocolVersion: MODERN, clientInfo, clientCapabilities: {} },
+    })
+    try {
+      const execution = await session.callTool('mcp_fx_slow', { steps: 1, delayMs: 0 })
+      expect(execution.kind).toBe('task')
+      const asked = await nextQuestion(stream, seen)
+      expect((await answer(stream, asked.callId, 'allow_once')).ok).toBe(true)
+      const { outcome } = await execution.settle()
+      expect(outcome.status).toBe('completed')
+      expect(resultFromTaskOutcome(outcome)).toMatchObject({
+        content: [{ type: 'text', text: 'done' }],
+      })
+      expect(methods[0]).toBe('tools/call')
+      expect(methods.slice(1).every((method) => method === 'tasks/get')).toBe(true)
+    } finally {
+      await session.close()
+      await client.close()
+    }
   })
 
   it('gives the denial of a task as its completed error result, naming who denied it', async () => {
