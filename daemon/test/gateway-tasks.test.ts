@@ -10,130 +10,21 @@ import {
 } from '@modelcontextprotocol/ext-tasks/client'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { GatewayTokenCreateResponse, TranscriptEvent } from '../src/protocol/index.js'
+import type { TranscriptEvent } from '../src/protocol/index.js'
 import { cleanup, fixture, startDaemon, waitFor, type TestDaemon } from './harness.js'
 import { openStream, type TestStream } from './stream-harness.js'
-
-const TASKS = 'io.modelcontextprotocol/tasks'
-const MODERN = '2026-07-28'
-const LEGACY = '2025-11-25'
-const WITH_TASKS = { extensions: { [TASKS]: {} } }
-
-interface RpcAnswer {
-  status: number
-  body: {
-    result?: Record<string, unknown>
-    error?: { code: number; message: string; data?: unknown }
-  }
-}
-
-let nextId = 1
-
-/** The JSON-RPC answer in a response, sent as JSON or as the last message of an SSE stream. */
-async function answerOf(response: Response): Promise<RpcAnswer> {
-  const text = await response.text()
-  const data = text.trimStart().startsWith('{')
-    ? text
-    : (text
-        .split('\n')
-        .filter((line) => line.startsWith('data: '))
-        .at(-1)
-        ?.slice(6) ?? text)
-  return { status: response.status, body: JSON.parse(data) as RpcAnswer['body'] }
-}
-
-/** One 2026-07-28 request, with the per-request envelope and the headers the era requires. */
-async function modern(
-  daemon: TestDaemon,
-  token: string,
-  method: string,
-  params: Record<string, unknown> = {},
-  capabilities: Record<string, unknown> = {},
-): Promise<RpcAnswer> {
-  const name = typeof params.name === 'string' ? params.name : params.taskId
-  const response = await fetch(new URL('mcp', daemon.info.url), {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${token}`,
-      'mcp-protocol-version': MODERN,
-      'mcp-method': method,
-      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: nextId++,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': MODERN,
-          'io.modelcontextprotocol/clientInfo': { name: 'raw-modern', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': capabilities,
-        },
-      },
-    }),
-  })
-  return answerOf(response)
-}
-
-interface LegacySession {
-  request(method: string, params?: Record<string, unknown>): Promise<RpcAnswer>
-  notify(method: string, params?: Record<string, unknown>): Promise<number>
-}
-
-/** A 2025-11-25 session opened with `capabilities` in its `initialize`. */
-async function legacySession(
-  daemon: TestDaemon,
-  token: string,
-  capabilities: Record<string, unknown>,
-): Promise<LegacySession> {
-  const post = (body: unknown, session?: string) =>
-    fetch(new URL('mcp', daemon.info.url), {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        authorization: `Bearer ${token}`,
-        ...(session === undefined
-          ? {}
-          : { 'mcp-session-id': session, 'mcp-protocol-version': LEGACY }),
-      },
-      body: JSON.stringify(body),
-    })
-  const opened = await post({
-    jsonrpc: '2.0',
-    id: nextId++,
-    method: 'initialize',
-    params: {
-      protocolVersion: LEGACY,
-      capabilities,
-      clientInfo: { name: 'raw-legacy', version: '1' },
-    },
-  })
-  const session = opened.headers.get('mcp-session-id')
-  expect((await answerOf(opened)).body.result).toMatchObject({ protocolVersion: LEGACY })
-  if (session === null) throw new Error('initialize opened no session')
-  const notify = async (method: string, params: Record<string, unknown> = {}) =>
-    (await post({ jsonrpc: '2.0', method, params }, session)).status
-  expect(await notify('notifications/initialized')).toBe(202)
-  return {
-    request: async (method, params = {}) =>
-      answerOf(await post({ jsonrpc: '2.0', id: nextId++, method, params }, session)),
-    notify,
-  }
-}
-
-async function gatewayToken(daemon: TestDaemon, name: string): Promise<string> {
-  const response = await daemon.api('/gateway/tokens', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name }),
-  })
-  expect(response.status).toBe(201)
-  return ((await response.json()) as GatewayTokenCreateResponse).token
-}
+import {
+  answerOf,
+  gatewayToken,
+  legacySession,
+  modern,
+  MODERN,
+  newId,
+  peekId,
+  TASKS,
+  WITH_TASKS,
+  type RpcAnswer,
+} from './tasks-wire.js'
 
 /** A WebSocket client that may answer confirmations, subscribed to the default session. */
 async function answerer(daemon: TestDaemon): Promise<TestStream> {
@@ -162,7 +53,7 @@ function nextQuestion(stream: TestStream, seen: Set<string>): Promise<Asked> {
 }
 
 async function answer(stream: TestStream, callId: string, outcome: 'allow_once' | 'deny') {
-  const ref = `r${nextId++}`
+  const ref = `r${newId()}`
   stream.send({ type: 'answer', ref, callId, outcome })
   return stream.reply(ref)
 }
@@ -258,7 +149,7 @@ describe('Tasks on the gateway', () => {
     const rawDispatch: RawClientDispatch = async (request, options = {}) => {
       const message: Record<string, unknown> = {
         jsonrpc: '2.0',
-        id: nextId++,
+        id: newId(),
         ...(request as Record<string, unknown>),
       }
       const method = String(message.method)
@@ -446,7 +337,7 @@ describe('Tasks on the gateway', () => {
 
   it('gives a task to a legacy session whose initialize declared the extension, and keeps the call when the client cancels its answered request', async () => {
     const legacy = await legacySession(daemon, token, WITH_TASKS)
-    const id = nextId
+    const id = peekId()
     const call = await legacy.request('tools/call', {
       name: 'mcp_fx_slow',
       arguments: { steps: 1, delayMs: 0 },
