@@ -28,6 +28,8 @@ export function describeEvent(event: TranscriptEvent): string {
     case 'call.cancelled':
     case 'call.interrupted':
       return `${head} ${event.callId}`
+    case 'call.task':
+      return `${head} ${event.callId} answered with a task${who}`
     case 'server.status':
       return `${head} ${event.server} ${event.status}${event.error ? `: ${event.error}` : ''}`
     case 'notice':

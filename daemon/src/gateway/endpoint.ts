@@ -19,6 +19,7 @@ import type { GatewaySettings } from '../config/types.js'
 import { errorMessage } from '../errors.js'
 import { MAX_BODY_BYTES } from '../http/guards.js'
 import { gatewayServer, type GatewayServerDeps } from './gateway-server.js'
+import { GatewayTasks } from './tasks.js'
 import type { GatewayGrant } from './token-store.js'
 
 /** How often idle legacy sessions are looked for. */
@@ -32,7 +33,7 @@ interface LegacySession {
   lastUsed: number
 }
 
-export interface GatewayDeps extends GatewayServerDeps {
+export interface GatewayDeps extends Omit<GatewayServerDeps, 'tasks'> {
   settings: () => GatewaySettings
 }
 
@@ -57,9 +58,12 @@ export class Gateway {
   private readonly stateless: ReturnType<typeof legacyStatelessFallback>
   private readonly legacy = new Map<string, LegacySession>()
   private readonly sweeper: NodeJS.Timeout
+  private readonly serverDeps: GatewayServerDeps
 
   constructor(private readonly deps: GatewayDeps) {
-    const factory = (ctx: McpRequestContext) => gatewayServer(deps, grantOf(ctx))
+    const serverDeps = { ...deps, tasks: new GatewayTasks(deps) }
+    this.serverDeps = serverDeps
+    const factory = (ctx: McpRequestContext) => gatewayServer(serverDeps, grantOf(ctx))
     const onerror = (error: Error) =>
       deps.log({ kind: 'gateway.error', error: errorMessage(error) })
     this.modern = createMcpHandler(factory, {
@@ -132,7 +136,7 @@ export class Gateway {
   }
 
   private async openSession(request: Request, grant: GatewayGrant): Promise<Response> {
-    const server = gatewayServer(this.deps, grant)
+    const server = gatewayServer(this.serverDeps, grant)
     const transport: WebStandardStreamableHTTPServerTransport =
       new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),

@@ -2,13 +2,15 @@
 // call runner: transcript, permission broker, connection). While the call waits for the person,
 // a client that sent a progress token hears from Ferry every second, so clients that reset their
 // timeout on progress keep waiting; the server's own progress follows. A client that gives up
-// (its cancel, or its aborted request) cancels the call and withdraws its confirmation.
+// (its cancel, or its aborted request) cancels the call and withdraws its confirmation, unless
+// the request was already answered with a task (tasks.ts): then only `tasks/cancel` ends it.
 
 import type { CallToolResult, ProgressToken, ServerContext } from '@modelcontextprotocol/server'
 import { ErrorCode, FerryError, toFerryError } from '../errors.js'
 import type { Log } from '../log.js'
 import type { ClientRef, TranscriptEvent } from '../protocol/index.js'
 import { DENIED_RESULT } from '../sessions/call-runner.js'
+import type { Session } from '../sessions/session.js'
 import type { Sessions } from '../sessions/sessions.js'
 import type { ClientView } from './client-view.js'
 
@@ -24,6 +26,14 @@ export interface GatewayCallDeps {
   webshellUrl: () => string
 }
 
+/** How the task logic follows a call it may answer early with a task. */
+export interface CallWatch {
+  /** Each stored event of the call, as it is stored. */
+  onEvent?: (event: TranscriptEvent, session: Session) => void
+  /** True once the request was answered with a task: the call no longer belongs to it. */
+  detached?: () => boolean
+}
+
 /** The originator of a gateway client's events. */
 export function gatewayClientRef(view: ClientView): ClientRef {
   return { id: `mcp:${view.grant.name}`, kind: 'mcp', label: `${view.grant.name} (gateway)` }
@@ -31,6 +41,13 @@ export function gatewayClientRef(view: ClientView): ClientRef {
 
 function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true }
+}
+
+/** What the client hears of a call the person denied; `by` is the answer's label. */
+export function deniedResult(name: string, by: string | undefined): CallToolResult {
+  return errorResult(
+    `${name} was denied in Ferry${by === undefined ? '' : ` by ${by}`}; it was not called`,
+  )
 }
 
 /** Notifications to the client about one call: heartbeats while it waits, then server progress. */
@@ -41,10 +58,11 @@ class ProgressRelay {
   constructor(
     private readonly token: ProgressToken | undefined,
     private readonly ctx: ServerContext,
+    private readonly quiet: () => boolean,
   ) {}
 
   waiting(): void {
-    if (this.token === undefined || this.timer !== undefined) return
+    if (this.token === undefined || this.timer !== undefined || this.quiet()) return
     this.send(undefined, WAITING_MESSAGE)
     this.timer = setInterval(() => this.send(undefined, WAITING_MESSAGE), WAITING_PROGRESS_MS)
   }
@@ -60,7 +78,7 @@ class ProgressRelay {
   }
 
   private send(progress: number | undefined, message?: string, total?: number): void {
-    if (this.token === undefined) return
+    if (this.token === undefined || this.quiet()) return
     const value = progress ?? this.sent + 1
     this.sent = value
     this.ctx.mcpReq
@@ -83,16 +101,19 @@ export async function gatewayCall(
   name: string,
   args: Record<string, unknown>,
   ctx: ServerContext,
+  watch: CallWatch = {},
 ): Promise<CallToolResult> {
   const { sessions } = deps
+  const detached = () => watch.detached?.() === true
   const entry = view.lookup(name)
   const session = await sessions.resolve(view.grant.session ?? undefined)
   const callId = sessions.runner.newCallId()
-  const relay = new ProgressRelay(ctx.mcpReq._meta?.progressToken, ctx)
+  const relay = new ProgressRelay(ctx.mcpReq._meta?.progressToken, ctx, detached)
   let deniedBy: string | undefined
   let cancelledBy: ClientRef | null = null
   const unsubscribe = session.subscribe(session.info().headSeq, (event: TranscriptEvent) => {
     if (!('callId' in event) || event.callId !== callId) return
+    watch.onEvent?.(event, session)
     if (event.type === 'confirmation.requested') relay.waiting()
     else if (event.type === 'confirmation.resolved') {
       relay.answered()
@@ -103,6 +124,7 @@ export async function gatewayCall(
   })
   const client = gatewayClientRef(view)
   const onGone = () => {
+    if (detached()) return
     try {
       sessions.runner.cancel(callId, client)
     } catch {}
@@ -117,9 +139,7 @@ export async function gatewayCall(
       answerers: () => session.answererCount(),
     })
     if (result === DENIED_RESULT) {
-      return errorResult(
-        `${view.nameOf(entry)} was denied in Ferry${deniedBy === undefined ? '' : ` by ${deniedBy}`}; it was not called`,
-      )
+      return deniedResult(view.nameOf(entry), deniedBy)
     }
     return result as CallToolResult
   } catch (error) {

@@ -9,6 +9,7 @@ import type { Sessions } from '../sessions/sessions.js'
 import { version } from '../version.js'
 import { ClientView } from './client-view.js'
 import { gatewayCall, gatewayClientRef, isUnknownTool } from './gateway-call.js'
+import { GatewayTasks } from './tasks.js'
 import type { GatewayGrant } from './token-store.js'
 
 export interface GatewayServerDeps {
@@ -16,6 +17,7 @@ export interface GatewayServerDeps {
   sessions: Sessions
   log: Log
   webshellUrl: () => string
+  tasks: GatewayTasks
 }
 
 /** MCP's "Invalid params", which it gives for an unknown tool. */
@@ -35,7 +37,7 @@ export function gatewayServer(deps: GatewayServerDeps, grant: GatewayGrant): Ser
   const server = new Server(
     { name: 'ferry', title: 'Ferry', version },
     {
-      capabilities: { tools: { listChanged: true } },
+      capabilities: { tools: { listChanged: true }, extensions: GatewayTasks.extensions },
       instructions: GATEWAY_INSTRUCTIONS,
     },
   )
@@ -44,13 +46,16 @@ export function gatewayServer(deps: GatewayServerDeps, grant: GatewayGrant): Ser
     const { name } = request.params
     const args = request.params.arguments ?? {}
     try {
-      return await gatewayCall(deps, view, name, args, ctx)
+      return await deps.tasks.call(server, ctx, view, (watch) =>
+        gatewayCall(deps, view, name, args, ctx, watch),
+      )
     } catch (error) {
       if (!isUnknownTool(error)) throw error
       await refused(deps, view, name, error.message)
       throw new ProtocolError(INVALID_PARAMS, error.message)
     }
   })
+  deps.tasks.register(server, view)
   return server
 }
 

@@ -109,6 +109,11 @@ export type TranscriptEventBody =
   | { type: 'call.failed'; callId: string; error: { code: string; message: string } }
   | { type: 'call.cancelled'; callId: string }
   | { type: 'call.interrupted'; callId: string }
+  /**
+   * A gateway client's call was answered with a task (the MCP Tasks extension) instead of its
+   * result; the event's client owns the task. Recorded before the client hears of the task.
+   */
+  | { type: 'call.task'; callId: string; taskId: string }
   | { type: 'server.status'; server: string; status: ServerStatus; error: string | null }
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string }
 

@@ -158,6 +158,9 @@ export function foldEvent(feed: FeedEntry[], event: TranscriptEvent): FeedEntry[
       return updateCall(feed, event.callId, (e) => ({ ...e, state: 'cancelled', progress: null }))
     case 'call.interrupted':
       return updateCall(feed, event.callId, (e) => ({ ...e, state: 'interrupted', progress: null }))
+    case 'call.task':
+      // How the gateway answers its client changes nothing about the call on this screen.
+      return feed
     case 'server.status':
       return appendEntry(feed, {
         kind: 'line',

@@ -1,0 +1,228 @@
+// The MCP Tasks extension (`io.modelcontextprotocol/tasks`) on the gateway. A client that declares
+// it (per request in 2026-07-28, in `initialize` on a legacy session) gets a task instead of a
+// blocking answer once its call waits for the person or has run `gateway.taskAfterMs`, and then
+// `tasks/get`, `tasks/cancel` and `tasks/update` for that task. Other clients never get one.
+
+import { randomUUID } from 'node:crypto'
+import {
+  ProtocolError,
+  type CallToolResult,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server'
+import { z } from 'zod'
+import type { GatewaySettings } from '../config/types.js'
+import { errorMessage } from '../errors.js'
+import type { Log } from '../log.js'
+import { CALL_END_TYPES, type TranscriptEvent } from '../protocol/index.js'
+import type { Session } from '../sessions/session.js'
+import type { Sessions } from '../sessions/sessions.js'
+import type { ClientView } from './client-view.js'
+import { deniedResult, gatewayClientRef, WAITING_MESSAGE, type CallWatch } from './gateway-call.js'
+import { TranscriptTaskStore, type TaskSnapshot, type TaskStore } from './task-store.js'
+
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks'
+
+const CLIENT_CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilities'
+
+/** How often a client is asked to poll `tasks/get`. */
+export const TASK_POLL_MS = 1_000
+
+/** JSON-RPC "Invalid params": an unknown task, as the extension asks. */
+const INVALID_PARAMS = -32602
+/** JSON-RPC "Internal error": the code of a failed task's error. */
+const INTERNAL_ERROR = -32603
+
+const byTaskId = z.looseObject({ taskId: z.string().min(1) })
+
+export interface GatewayTasksDeps {
+  sessions: Sessions
+  log: Log
+  settings: () => GatewaySettings
+}
+
+/** Whether the request's client declared the extension. */
+function declaresTasks(server: Server, ctx: ServerContext): boolean {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined
+  const capabilities =
+    envelope === undefined
+      ? server.getClientCapabilities()
+      : (envelope[CLIENT_CAPABILITIES_META] as { extensions?: unknown } | undefined)
+  const extensions = capabilities?.extensions
+  return (
+    typeof extensions === 'object' &&
+    extensions !== null &&
+    (extensions as Record<string, unknown>)[TASKS_EXTENSION] !== undefined
+  )
+}
+
+function isCallEnd(type: TranscriptEvent['type']): boolean {
+  return (CALL_END_TYPES as readonly string[]).includes(type)
+}
+
+export class GatewayTasks {
+  private readonly store: TaskStore
+
+  constructor(
+    private readonly deps: GatewayTasksDeps,
+    store?: TaskStore,
+  ) {
+    this.store = store ?? new TranscriptTaskStore(deps.sessions)
+  }
+
+  /** What the gateway declares under `capabilities.extensions`. */
+  static readonly extensions = { [TASKS_EXTENSION]: {} }
+
+  /**
+   * Runs one call; for a client that declared the extension, answers with a task as soon as the
+   * call waits for a confirmation or has run `taskAfterMs`, and lets the call run on without it.
+   */
+  async call(
+    server: Server,
+    ctx: ServerContext,
+    view: ClientView,
+    run: (watch: CallWatch) => Promise<CallToolResult>,
+  ): Promise<CallToolResult> {
+    if (!declaresTasks(server, ctx)) return run({})
+    let detached = false
+    let timer: NodeJS.Timeout | undefined
+    let begin: (call: { session: Session; callId: string }) => void = () => {}
+    const tasked = new Promise<{ session: Session; callId: string }>((resolve) => (begin = resolve))
+    const toTask = (session: Session, callId: string) => {
+      if (detached) return
+      // From here on the request is no longer the call's: its end does not cancel the call.
+      detached = true
+      clearTimeout(timer)
+      begin({ session, callId })
+    }
+    const watch: CallWatch = {
+      detached: () => detached,
+      onEvent: (event, session) => {
+        if (event.type === 'call.requested') {
+          const after = this.deps.settings().taskAfterMs
+          timer = setTimeout(() => toTask(session, event.callId), after)
+        } else if (event.type === 'confirmation.requested') toTask(session, event.callId)
+        else if (isCallEnd(event.type)) clearTimeout(timer)
+      },
+    }
+    const result = run(watch)
+    const first = await Promise.race([
+      result.then((done) => ({ done })),
+      tasked.then((call) => ({ call })),
+    ])
+    if ('done' in first) {
+      clearTimeout(timer)
+      return first.done
+    }
+    result.catch((error: unknown) =>
+      this.deps.log({ kind: 'gateway.task_call_failed', error: errorMessage(error) }),
+    )
+    const owner = gatewayClientRef(view)
+    try {
+      const snapshot = await this.store.create({
+        taskId: randomUUID(),
+        callId: first.call.callId,
+        session: first.call.session.id,
+        owner,
+      })
+      // The SDK passes a `task` result through as it is; its types know only complete results.
+      return { resultType: 'task', ...wireTask(snapshot, view) } as unknown as CallToolResult
+    } catch (error) {
+      // Without a stored task there is nothing to poll: the client waits for the call instead.
+      this.deps.log({ kind: 'gateway.task_unrecorded', error: errorMessage(error) })
+      detached = false
+      return result
+    }
+  }
+
+  /** Registers `tasks/get`, `tasks/cancel` and `tasks/update`; `tasks/list` stays unknown. */
+  register(server: Server, view: ClientView): void {
+    const owner = gatewayClientRef(view)
+    const find = async (taskId: string): Promise<TaskSnapshot> => {
+      const snapshot = await this.store.get(taskId, owner)
+      if (snapshot === undefined) {
+        throw new ProtocolError(
+          INVALID_PARAMS,
+          `Failed to retrieve task: no task "${taskId}" for this client (a task id is valid only for the client whose call it is)`,
+        )
+      }
+      return snapshot
+    }
+    server.setRequestHandler('tasks/get', { params: byTaskId }, async ({ taskId }) => ({
+      resultType: 'complete',
+      ...wireTask(await find(taskId), view),
+    }))
+    server.setRequestHandler('tasks/cancel', { params: byTaskId }, async ({ taskId }) => {
+      const snapshot = await find(taskId)
+      if (snapshot.progress.status === 'working') {
+        try {
+          this.deps.sessions.runner.cancel(snapshot.callId, owner)
+        } catch {
+          // It ended meanwhile: cancelling an ended task changes nothing.
+        }
+      }
+      return { resultType: 'complete' }
+    })
+    server.setRequestHandler('tasks/update', { params: byTaskId }, async ({ taskId }, ctx) => {
+      await find(taskId)
+      // Ferry's tasks never ask their client for input, so there is nothing to deliver it to.
+      const keys = Object.keys(ctx.mcpReq.inputResponses ?? {})
+      if (keys.length > 0) this.deps.log({ kind: 'gateway.task_input_unused', inputs: keys.length })
+      return { resultType: 'complete' }
+    })
+  }
+}
+
+/** The task as the extension puts it on the wire (`DetailedTask`). */
+function wireTask(snapshot: TaskSnapshot, view: ClientView): Record<string, unknown> {
+  const name = view.grant.unprefixed ? snapshot.serverTool : snapshot.tool
+  const base = {
+    taskId: snapshot.taskId,
+    createdAt: snapshot.createdAt,
+    lastUpdatedAt: snapshot.lastUpdatedAt,
+    // The task lives as long as the transcript that holds it.
+    ttlMs: null,
+    pollIntervalMs: TASK_POLL_MS,
+  }
+  const { progress } = snapshot
+  switch (progress.status) {
+    case 'working':
+      return {
+        ...base,
+        status: 'working',
+        ...(progress.confirming ? { statusMessage: WAITING_MESSAGE } : {}),
+      }
+    case 'completed': {
+      const result =
+        progress.denied === null
+          ? progress.result
+          : deniedResult(name, progress.denied.by ?? undefined)
+      // Inlined as it would have gone on the 2026-07-28 wire.
+      return { ...base, status: 'completed', result: { ...result, resultType: 'complete' } }
+    }
+    case 'failed':
+      return {
+        ...base,
+        status: 'failed',
+        statusMessage: progress.error.message,
+        error: {
+          code: INTERNAL_ERROR,
+          message: progress.error.message,
+          data: { code: progress.error.code },
+        },
+      }
+    case 'cancelled': {
+      const by = progress.by
+      return {
+        ...base,
+        status: 'cancelled',
+        statusMessage:
+          by === null
+            ? `${name} was cancelled`
+            : by.id === gatewayClientRef(view).id
+              ? `${name} was cancelled by this client`
+              : `${name} was cancelled in Ferry by ${by.label}`,
+      }
+    }
+  }
+}
