@@ -164,19 +164,22 @@ export async function runRevision(
 export interface ExpectedRow {
   scenario: string
   outcomes: Record<Revision, Outcome | null>
+  /** The checks that fail or warn, in whichever revision. */
+  findings: string[]
   reason: string
 }
 
 /**
  * The rows of the table under "## Conformance" in docs/gateway.md:
- * `| scenario | 2025-11-25 | 2026-07-28 | why |`, with `—` where a revision does not run it.
+ * `| scenario | 2025-11-25 | 2026-07-28 | checks that fail or warn | why |`, with `—` where a
+ * revision does not run it.
  */
 export function parseConformanceTable(markdown: string): ExpectedRow[] {
   const section = markdown.split(/^## Conformance$/m)[1]?.split(/^## /m)[0] ?? ''
   const rows: ExpectedRow[] = []
   for (const line of section.split('\n')) {
     const cells = line.split('|').map((cell) => cell.trim())
-    if (cells.length !== 6 || !/^`[a-z0-9-]+`$/.test(cells[1] ?? '')) continue
+    if (cells.length !== 7 || !/^`[a-z0-9-]+`$/.test(cells[1] ?? '')) continue
     const outcome = (cell: string | undefined): Outcome | null => {
       if (cell === '—') return null
       if (cell === 'pass' || cell === 'fail' || cell === 'warning' || cell === 'skipped')
@@ -186,7 +189,8 @@ export function parseConformanceTable(markdown: string): ExpectedRow[] {
     rows.push({
       scenario: (cells[1] as string).slice(1, -1),
       outcomes: { '2025-11-25': outcome(cells[2]), '2026-07-28': outcome(cells[3]) },
-      reason: cells[4] ?? '',
+      findings: [...(cells[4] ?? '').matchAll(/`([^`]+)`/g)].map((match) => match[1] as string),
+      reason: cells[5] ?? '',
     })
   }
   return rows

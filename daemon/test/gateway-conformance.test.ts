@@ -79,9 +79,29 @@ describe('the MCP conformance suite against the gateway', () => {
         const expected = row.outcomes[revision] ?? 'not run'
         const actual = run.get(row.scenario)
         const got = actual?.outcome ?? 'not run'
+        const findings = actual?.findings ?? []
         if (got !== expected) {
-          const findings = actual === undefined ? '' : ` (${actual.findings.join(', ')})`
-          mismatches.push(`${row.scenario} ${revision}: listed ${expected}, got ${got}${findings}`)
+          mismatches.push(
+            `${row.scenario} ${revision}: listed ${expected}, got ${got} (${findings.join(', ')})`,
+          )
+        }
+        for (const finding of findings) {
+          if (!row.findings.includes(finding)) {
+            mismatches.push(
+              `${row.scenario} ${revision}: ${finding} fails or warns, and is not listed`,
+            )
+          }
+        }
+      }
+    }
+    // A listed check that neither revision reports any more has been fixed: the table must say so.
+    for (const row of table) {
+      const reported = REVISIONS.flatMap(
+        (revision) => results.get(revision)?.get(row.scenario)?.findings ?? [],
+      )
+      for (const finding of row.findings) {
+        if (!reported.includes(finding)) {
+          mismatches.push(`${row.scenario}: ${finding} is listed, but passes now`)
         }
       }
     }
@@ -96,8 +116,10 @@ describe('the MCP conformance suite against the gateway', () => {
     }
   })
 
-  it('serves the fixture’s tools under their own names through the unprefixed token', () => {
+  it('lists and calls the fixture’s tools under their own names through the unprefixed token', () => {
     for (const revision of REVISIONS) {
+      // The scenario finds `json_schema_2020_12_tool` by that name in tools/list.
+      expect(results.get(revision)?.get('json-schema-2020-12')?.outcome).toBe('pass')
       expect(results.get(revision)?.get('tools-call-simple-text')?.outcome).toBe('pass')
     }
   })
