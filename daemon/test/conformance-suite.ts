@@ -195,3 +195,14 @@ export function parseConformanceTable(markdown: string): ExpectedRow[] {
   }
   return rows
 }
+
+/** The table row a run gives for `scenario`, with the reason left for a person to write. */
+export function tableRow(
+  scenario: string,
+  results: ReadonlyMap<Revision, ReadonlyMap<string, ScenarioResult>>,
+): string {
+  const found = REVISIONS.map((revision) => results.get(revision)?.get(scenario))
+  const findings = [...new Set(found.flatMap((result) => result?.findings ?? []))]
+  const outcomes = found.map((result) => result?.outcome ?? '—')
+  return `| \`${scenario}\` | ${outcomes.join(' | ')} | ${findings.map((id) => `\`${id}\``).join(', ')} | |`
+}

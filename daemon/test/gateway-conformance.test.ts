@@ -8,6 +8,7 @@ import {
   parseConformanceTable,
   REVISIONS,
   runRevision,
+  tableRow,
   type Revision,
   type ScenarioResult,
 } from './conformance-suite.js'
@@ -68,18 +69,24 @@ describe('the MCP conformance suite against the gateway', () => {
     expect(table.length).toBeGreaterThan(0)
     const listed = new Set(table.map((row) => row.scenario))
     const mismatches: string[] = []
+    const changed = new Set<string>()
     for (const revision of REVISIONS) {
       const run = results.get(revision) ?? new Map<string, ScenarioResult>()
       // Both requirement sets name dozens of scenarios; a run that produced none is broken.
       expect(run.size, `no scenarios ran for ${revision}:\n${logs.join('\n')}`).toBeGreaterThan(20)
       for (const scenario of run.keys()) {
-        if (!listed.has(scenario)) mismatches.push(`${scenario} (${revision}) is not in the table`)
+        if (listed.has(scenario)) continue
+        mismatches.push(`${scenario} (${revision}) is not in the table`)
+        changed.add(scenario)
       }
       for (const row of table) {
         const expected = row.outcomes[revision] ?? 'not run'
         const actual = run.get(row.scenario)
         const got = actual?.outcome ?? 'not run'
         const findings = actual?.findings ?? []
+        if (got !== expected || findings.some((finding) => !row.findings.includes(finding))) {
+          changed.add(row.scenario)
+        }
         if (got !== expected) {
           mismatches.push(
             `${row.scenario} ${revision}: listed ${expected}, got ${got} (${findings.join(', ')})`,
@@ -102,9 +109,12 @@ describe('the MCP conformance suite against the gateway', () => {
       for (const finding of row.findings) {
         if (!reported.includes(finding)) {
           mismatches.push(`${row.scenario}: ${finding} is listed, but passes now`)
+          changed.add(row.scenario)
         }
       }
     }
+    // What the run gave, as table rows, so the table can be brought up to date.
+    for (const scenario of changed) mismatches.push(`run gave: ${tableRow(scenario, results)}`)
     expect(mismatches).toEqual([])
   })
 
