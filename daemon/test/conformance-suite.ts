@@ -1,0 +1,208 @@
+// Runs the MCP conformance suite (`@modelcontextprotocol/conformance server`) against a URL: the
+// Node 22 it needs, installed from the npm registry for the run; a forwarder that adds the bearer
+// token the suite cannot send; each scenario's outcome read from its `checks.json`; and the table
+// of expected outcomes in docs/gateway.md that the run is held to.
+
+import { execFile } from 'node:child_process'
+import { createRequire } from 'node:module'
+import { request, createServer, type IncomingHttpHeaders } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { readdir, readFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/** The Node the suite runs on: it imports `fs.globSync`, which Node 20 lacks. */
+export const SUITE_NODE_VERSION = '22.23.3'
+
+/** The spec revisions whose required scenarios run, each on its own wire. */
+export const REVISIONS = ['2025-11-25', '2026-07-28'] as const
+export type Revision = (typeof REVISIONS)[number]
+
+export type Outcome = 'pass' | 'fail' | 'warning' | 'skipped'
+
+export interface ScenarioResult {
+  outcome: Outcome
+  /** The ids of the checks that failed or warned, for the failure message. */
+  findings: string[]
+}
+
+export const docsGatewayPath = fileURLToPath(new URL('../../docs/gateway.md', import.meta.url))
+
+const suiteCli = join(
+  dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json')),
+  'dist',
+  'index.js',
+)
+
+function run(
+  command: string,
+  args: string[],
+  timeoutMs: number,
+): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      command,
+      args,
+      { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 99
+        resolve({ code, out: `${stdout}${stderr}` })
+      },
+    )
+  })
+}
+
+/** Installs Node 22 (the registry's `node-<platform>-<arch>` package) into `dir`. */
+export async function installSuiteNode(dir: string): Promise<string> {
+  const name = `node-${process.platform}-${process.arch}`
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+  const { code, out } = await run(
+    npm,
+    [
+      'install',
+      '--prefix',
+      dir,
+      '--no-save',
+      '--no-package-lock',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      `${name}@${SUITE_NODE_VERSION}`,
+    ],
+    170_000,
+  )
+  if (code !== 0) throw new Error(`npm could not install ${name}@${SUITE_NODE_VERSION}:\n${out}`)
+  return join(dir, 'node_modules', name, 'bin', 'node')
+}
+
+/**
+ * A local URL that forwards every request to `target` with `Authorization: Bearer <token>`
+ * added: the suite has no option to send a header. Everything else passes unchanged, except a
+ * Host naming the forwarder itself, which becomes the target's, so a forged Host still arrives
+ * forged.
+ */
+export async function bearerForwarder(
+  target: string,
+  token: string,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const upstream = new URL(target)
+  const server = createServer((incoming, outgoing) => {
+    const own = `127.0.0.1:${(server.address() as AddressInfo).port}`
+    const headers: IncomingHttpHeaders = { ...incoming.headers, authorization: `Bearer ${token}` }
+    if (headers.host === own) headers.host = upstream.host
+    const forwarded = request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        path: upstream.pathname,
+        method: incoming.method,
+        headers,
+        agent: false,
+      },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(outgoing)
+      },
+    )
+    forwarded.on('error', () => outgoing.destroy())
+    outgoing.on('close', () => forwarded.destroy())
+    incoming.pipe(forwarded)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+interface Check {
+  id: string
+  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'SKIPPED' | 'INFO'
+}
+
+/** The synthetic checks the suite adds to every scenario that exchanged messages. */
+const WIRE_CHECK = /^wire-schema-/
+
+export function outcomeOf(checks: Check[]): ScenarioResult {
+  const failed = checks.filter((check) => check.status === 'FAILURE').map((check) => check.id)
+  const warned = checks.filter((check) => check.status === 'WARNING').map((check) => check.id)
+  if (failed.length > 0) return { outcome: 'fail', findings: failed }
+  if (warned.length > 0) return { outcome: 'warning', findings: warned }
+  const own = checks.filter((check) => check.status === 'SUCCESS' && !WIRE_CHECK.test(check.id))
+  return { outcome: own.length > 0 ? 'pass' : 'skipped', findings: [] }
+}
+
+/** Runs one revision's required (and reported, unscored) scenarios against `url`. */
+export async function runRevision(
+  node: string,
+  url: string,
+  revision: Revision,
+  outputDir: string,
+): Promise<{ results: Map<string, ScenarioResult>; log: string }> {
+  const { out } = await run(
+    node,
+    [suiteCli, 'server', '--url', url, '--requirements', revision, '--output-dir', outputDir],
+    100_000,
+  )
+  const results = new Map<string, ScenarioResult>()
+  for (const dir of await readdir(outputDir)) {
+    const scenario = /^server-(.+)-\d{4}-\d\d-\d\dT[\d-]+Z$/.exec(dir)?.[1]
+    if (scenario === undefined) continue
+    const checks = JSON.parse(
+      await readFile(join(outputDir, dir, 'checks.json'), 'utf8'),
+    ) as Check[]
+    results.set(scenario, outcomeOf(checks))
+  }
+  return { results, log: out }
+}
+
+export interface ExpectedRow {
+  scenario: string
+  outcomes: Record<Revision, Outcome | null>
+  /** The checks that fail or warn, in whichever revision. */
+  findings: string[]
+  reason: string
+}
+
+/**
+ * The rows of the table under "## Conformance" in docs/gateway.md:
+ * `| scenario | 2025-11-25 | 2026-07-28 | checks that fail or warn | why |`, with `—` where a
+ * revision does not run it.
+ */
+export function parseConformanceTable(markdown: string): ExpectedRow[] {
+  const section = markdown.split(/^## Conformance$/m)[1]?.split(/^## /m)[0] ?? ''
+  const rows: ExpectedRow[] = []
+  for (const line of section.split('\n')) {
+    const cells = line.split('|').map((cell) => cell.trim())
+    if (cells.length !== 7 || !/^`[a-z0-9-]+`$/.test(cells[1] ?? '')) continue
+    const outcome = (cell: string | undefined): Outcome | null => {
+      if (cell === '—') return null
+      if (cell === 'pass' || cell === 'fail' || cell === 'warning' || cell === 'skipped')
+        return cell
+      throw new Error(`docs/gateway.md Conformance table: unknown outcome "${cell}" in: ${line}`)
+    }
+    rows.push({
+      scenario: (cells[1] as string).slice(1, -1),
+      outcomes: { '2025-11-25': outcome(cells[2]), '2026-07-28': outcome(cells[3]) },
+      findings: [...(cells[4] ?? '').matchAll(/`([^`]+)`/g)].map((match) => match[1] as string),
+      reason: cells[5] ?? '',
+    })
+  }
+  return rows
+}
+
+/** The table row a run gives for `scenario`, with the reason left for a person to write. */
+export function tableRow(
+  scenario: string,
+  results: ReadonlyMap<Revision, ReadonlyMap<string, ScenarioResult>>,
+): string {
+  const found = REVISIONS.map((revision) => results.get(revision)?.get(scenario))
+  const findings = [...new Set(found.flatMap((result) => result?.findings ?? []))]
+  const outcomes = found.map((result) => result?.outcome ?? '—')
+  return `| \`${scenario}\` | ${outcomes.join(' | ')} | ${findings.map((id) => `\`${id}\``).join(', ')} | |`
+}

@@ -1,0 +1,136 @@
+import { readFile } from 'node:fs/promises'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { conformanceServerPath } from '../../e2e/fixtures/paths.js'
+import {
+  bearerForwarder,
+  docsGatewayPath,
+  installSuiteNode,
+  parseConformanceTable,
+  REVISIONS,
+  runRevision,
+  tableRow,
+  type Revision,
+  type ScenarioResult,
+} from './conformance-suite.js'
+import { cleanup, startDaemon, tempDir, type TestDaemon } from './harness.js'
+
+// The MCP conformance suite's server scenarios, run against `/mcp` through an `--unprefixed`
+// token of one trusted server that offers what the scenarios call, once per spec revision on
+// that revision's wire. docs/gateway.md's Conformance table is what the run must give.
+
+describe('the MCP conformance suite against the gateway', () => {
+  let daemon: TestDaemon
+  let closeForwarder: (() => Promise<void>) | undefined
+  const results = new Map<Revision, Map<string, ScenarioResult>>()
+  const logs: string[] = []
+
+  beforeAll(async () => {
+    const [node] = await Promise.all([
+      installSuiteNode(await tempDir('ferry-conformance-node-')),
+      (async () => {
+        daemon = await startDaemon({
+          mcpServers: {
+            conformance: { command: process.execPath, args: [conformanceServerPath], trust: true },
+          },
+        })
+        await daemon.waitForStatus('conformance', 'ready')
+      })(),
+    ])
+    const created = await daemon.cli([
+      'gateway',
+      'token',
+      'create',
+      'conformance-suite',
+      '--servers',
+      'conformance',
+      '--unprefixed',
+    ])
+    expect(created.code, created.stderr).toBe(0)
+    const forwarder = await bearerForwarder(
+      new URL('mcp', daemon.info.url).href,
+      created.stdout.trim(),
+    )
+    closeForwarder = forwarder.close
+    for (const revision of REVISIONS) {
+      const outputDir = await tempDir(`ferry-conformance-${revision}-`)
+      const { results: run, log } = await runRevision(node, forwarder.url, revision, outputDir)
+      results.set(revision, run)
+      logs.push(log)
+    }
+  }, 200_000)
+
+  afterAll(async () => {
+    await closeForwarder?.()
+    await cleanup()
+  })
+
+  it('runs every scenario of both revisions, and each gives what docs/gateway.md lists', async () => {
+    const table = parseConformanceTable(await readFile(docsGatewayPath, 'utf8'))
+    expect(table.length).toBeGreaterThan(0)
+    const listed = new Set(table.map((row) => row.scenario))
+    const mismatches: string[] = []
+    const changed = new Set<string>()
+    for (const revision of REVISIONS) {
+      const run = results.get(revision) ?? new Map<string, ScenarioResult>()
+      // Both requirement sets name dozens of scenarios; a run that produced none is broken.
+      expect(run.size, `no scenarios ran for ${revision}:\n${logs.join('\n')}`).toBeGreaterThan(20)
+      for (const scenario of run.keys()) {
+        if (listed.has(scenario)) continue
+        mismatches.push(`${scenario} (${revision}) is not in the table`)
+        changed.add(scenario)
+      }
+      for (const row of table) {
+        const expected = row.outcomes[revision] ?? 'not run'
+        const actual = run.get(row.scenario)
+        const got = actual?.outcome ?? 'not run'
+        const findings = actual?.findings ?? []
+        if (got !== expected || findings.some((finding) => !row.findings.includes(finding))) {
+          changed.add(row.scenario)
+        }
+        if (got !== expected) {
+          mismatches.push(
+            `${row.scenario} ${revision}: listed ${expected}, got ${got} (${findings.join(', ')})`,
+          )
+        }
+        for (const finding of findings) {
+          if (!row.findings.includes(finding)) {
+            mismatches.push(
+              `${row.scenario} ${revision}: ${finding} fails or warns, and is not listed`,
+            )
+          }
+        }
+      }
+    }
+    // A listed check that neither revision reports any more has been fixed: the table must say so.
+    for (const row of table) {
+      const reported = REVISIONS.flatMap(
+        (revision) => results.get(revision)?.get(row.scenario)?.findings ?? [],
+      )
+      for (const finding of row.findings) {
+        if (!reported.includes(finding)) {
+          mismatches.push(`${row.scenario}: ${finding} is listed, but passes now`)
+          changed.add(row.scenario)
+        }
+      }
+    }
+    // What the run gave, as table rows, so the table can be brought up to date.
+    for (const scenario of changed) mismatches.push(`run gave: ${tableRow(scenario, results)}`)
+    expect(mismatches).toEqual([])
+  })
+
+  it('gives a reason in the table for every scenario that does not pass', async () => {
+    const table = parseConformanceTable(await readFile(docsGatewayPath, 'utf8'))
+    for (const row of table) {
+      const passes = Object.values(row.outcomes).every((o) => o === null || o === 'pass')
+      if (!passes) expect(row.reason, `${row.scenario} needs a reason`).not.toBe('')
+    }
+  })
+
+  it('lists and calls the fixture’s tools under their own names through the unprefixed token', () => {
+    for (const revision of REVISIONS) {
+      // The scenario finds `json_schema_2020_12_tool` by that name in tools/list.
+      expect(results.get(revision)?.get('json-schema-2020-12')?.outcome).toBe('pass')
+      expect(results.get(revision)?.get('tools-call-simple-text')?.outcome).toBe('pass')
+    }
+  })
+})
