@@ -35,7 +35,10 @@ function errorResult(text: string): CallToolResult {
 
 /** Notifications to the client about one call: heartbeats while it waits, then server progress. */
 class ProgressRelay {
-  private sent = 0
+  /** The last value sent; nothing sent yet is below any value. */
+  private sent = Number.NEGATIVE_INFINITY
+  /** The heartbeats sent before the server's first progress, which its values follow on from. */
+  private base: number | undefined
   private timer: NodeJS.Timeout | undefined
 
   constructor(
@@ -45,8 +48,9 @@ class ProgressRelay {
 
   waiting(): void {
     if (this.token === undefined || this.timer !== undefined) return
-    this.send(undefined, WAITING_MESSAGE)
-    this.timer = setInterval(() => this.send(undefined, WAITING_MESSAGE), WAITING_PROGRESS_MS)
+    const beat = () => this.send(Math.max(this.sent, 0) + 1, WAITING_MESSAGE)
+    beat()
+    this.timer = setInterval(beat, WAITING_PROGRESS_MS)
   }
 
   answered(): void {
@@ -54,21 +58,27 @@ class ProgressRelay {
     this.timer = undefined
   }
 
-  /** The server's progress; values only ever grow on the wire, after Ferry's own. */
+  /**
+   * The server's progress, counted on from Ferry's heartbeats (MCP wants every value for a token
+   * to grow), its total shifted alike so it still marks the end. A value that does not grow is
+   * not passed on.
+   */
   server(progress: number, total: number | undefined, message: string | undefined): void {
-    this.send(progress > this.sent ? progress : this.sent, message, total)
+    this.base ??= Math.max(this.sent, 0)
+    const value = this.base + progress
+    if (value <= this.sent) return
+    this.send(value, message, total === undefined ? undefined : this.base + total)
   }
 
-  private send(progress: number | undefined, message?: string, total?: number): void {
+  private send(progress: number, message?: string, total?: number): void {
     if (this.token === undefined) return
-    const value = progress ?? this.sent + 1
-    this.sent = value
+    this.sent = progress
     this.ctx.mcpReq
       .notify({
         method: 'notifications/progress',
         params: {
           progressToken: this.token,
-          progress: value,
+          progress,
           ...(total === undefined ? {} : { total }),
           ...(message === undefined ? {} : { message }),
         },

@@ -1,0 +1,332 @@
+// Calls through the gateway's `/mcp`, end to end: real SDK clients of both eras (and the 1.x SDK)
+// against one daemon serving a stdio and a Streamable HTTP fixture, with a WebSocket client in the
+// role of the person's WebShell tab answering confirmations.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { TranscriptEvent } from '../src/protocol/index.js'
+import {
+  connectGateway,
+  createGatewayToken,
+  resultText,
+  startHttpFixture,
+  type ClientFlavour,
+  type GatewayClient,
+} from './gateway-harness.js'
+import {
+  cleanup,
+  fixture,
+  httpServerPath,
+  readJsonLines,
+  startDaemon,
+  tempDir,
+  waitFor,
+  type TestDaemon,
+} from './harness.js'
+import { openStream, type TestStream } from './stream-harness.js'
+
+const TAB_LABEL = 'the tab'
+const AGENT = { id: 'mcp:agent', kind: 'mcp', label: 'agent (gateway)' }
+
+let daemon: TestDaemon
+let record: string
+let tab: TestStream
+let token: string
+let stopHttp: () => void
+const clients: GatewayClient[] = []
+
+beforeAll(async () => {
+  record = `${await tempDir()}/record.jsonl`
+  const http = await startHttpFixture(httpServerPath)
+  stopHttp = http.stop
+  daemon = await startDaemon({
+    mcpServers: {
+      local: fixture(['--record', record], { trust: false }),
+      remote: { url: http.url },
+    },
+  })
+  await Promise.all([
+    daemon.waitForStatus('local', 'ready'),
+    daemon.waitForStatus('remote', 'ready'),
+  ])
+  token = await createGatewayToken(daemon, 'agent')
+  tab = await openStream(daemon)
+  tab.send({ type: 'hello', client: { kind: 'webshell', label: TAB_LABEL } })
+  tab.send({ type: 'subscribe' })
+  await waitFor(() => tab.messages.find((m) => m.type === 'subscribed'), 10_000, 'subscribed')
+})
+
+afterAll(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close().catch(() => {})))
+  tab?.ws.close()
+  stopHttp?.()
+  await cleanup()
+})
+
+async function connect(flavour: ClientFlavour, as = token): Promise<GatewayClient> {
+  const client = await connectGateway(daemon, as, flavour)
+  clients.push(client)
+  return client
+}
+
+/** The first event the tab receives from now on that `match` accepts. */
+function nextEvent<T extends TranscriptEvent['type']>(
+  type: T,
+  match: (event: Extract<TranscriptEvent, { type: T }>) => boolean = () => true,
+): Promise<Extract<TranscriptEvent, { type: T }>> {
+  const from = tab.events.length
+  return waitFor(
+    () =>
+      tab.events
+        .slice(from)
+        .find(
+          (event): event is Extract<TranscriptEvent, { type: T }> =>
+            event.type === type && match(event as Extract<TranscriptEvent, { type: T }>),
+        ),
+    20_000,
+    `a ${type} event`,
+  )
+}
+
+/** The tab's answer to a call's confirmation, as the daemon replied to it. */
+async function answer(callId: string, outcome: 'allow_once' | 'deny') {
+  const ref = `answer-${callId}-${tab.messages.length}`
+  tab.send({ type: 'answer', ref, callId, outcome })
+  return tab.reply(ref)
+}
+
+/** The event of `type` for call `callId`, once the tab has it. */
+function eventOf<T extends TranscriptEvent['type']>(
+  type: T,
+  callId: string,
+): Promise<Extract<TranscriptEvent, { type: T }>> {
+  return waitFor(
+    () =>
+      tab.events.find(
+        (event): event is Extract<TranscriptEvent, { type: T }> =>
+          event.type === type && 'callId' in event && event.callId === callId,
+      ),
+    20_000,
+    `${type} of call ${callId}`,
+  )
+}
+
+async function recorded(method: string, name: string): Promise<number> {
+  const entries = await readJsonLines<{ method: string; name?: string }>(record)
+  return entries.filter((entry) => entry.method === method && entry.name === name).length
+}
+
+describe('legacy and modern clients on one /mcp', () => {
+  it('list and call the tools of a stdio and a Streamable HTTP server at the same time, sessions only in the legacy era', async () => {
+    const [legacy, v1, modern] = await Promise.all([
+      connect('legacy'),
+      connect('v1'),
+      connect('auto'),
+    ])
+    expect([legacy.era, v1.era, modern.era]).toEqual(['legacy', 'legacy', 'modern'])
+    await Promise.all(
+      [legacy, v1, modern].map(async (client) => {
+        const names = (await client.listTools()).map((tool) => tool.name)
+        expect(names).toEqual(expect.arrayContaining(['mcp_local_echo', 'mcp_remote_echo']))
+        for (const tool of ['mcp_local_echo', 'mcp_remote_echo']) {
+          const text = `${client.flavour} to ${tool}`
+          expect(resultText(await client.callTool(tool, { text }))).toBe(text)
+        }
+      }),
+    )
+    for (const client of [legacy, v1]) {
+      const [open, ...rest] = client.requests
+      expect(open).toMatchObject({ method: 'POST', rpc: ['initialize'], sessionId: null })
+      expect(rest.length).toBeGreaterThan(2)
+      for (const request of rest) expect(request.sessionId).toMatch(/^[0-9a-f-]{36}$/)
+      expect(new Set(rest.map((request) => request.sessionId)).size).toBe(1)
+      expect(rest.flatMap((request) => request.rpc)).toEqual(
+        expect.arrayContaining(['tools/list', 'tools/call']),
+      )
+    }
+    expect(modern.requests.flatMap((request) => request.rpc)).toEqual(
+      expect.arrayContaining(['server/discover', 'tools/list', 'tools/call']),
+    )
+    for (const request of modern.requests) {
+      expect(request.sessionId).toBeNull()
+      expect(request.protocolVersion).toBe('2026-07-28')
+    }
+    const calls = (await daemon.events()).filter(
+      (event) => event.type === 'call.requested' && event.tool.endsWith('_echo'),
+    )
+    expect(calls).toHaveLength(6)
+    for (const call of calls) expect(call.client).toEqual(AGENT)
+  })
+})
+
+describe('confirmations of gateway calls', () => {
+  for (const flavour of ['legacy', 'auto'] as const) {
+    it(`asks the person before a ${flavour} client's call of a tool that is not read-only, as the client, and answers it once allowed`, async () => {
+      const client = await connect(flavour)
+      const requested = nextEvent('confirmation.requested', (e) => e.tool === 'mcp_local_slow')
+      const call = client.callTool('mcp_local_slow', { steps: 1, delayMs: 0 })
+      const asked = await requested
+      expect(asked.client).toEqual(AGENT)
+      const events = await daemon.events()
+      expect(
+        events.find((e) => e.type === 'call.requested' && e.callId === asked.callId),
+      ).toMatchObject({ client: AGENT, arguments: { steps: 1, delayMs: 0 } })
+      expect(await answer(asked.callId, 'allow_once')).toMatchObject({ ok: true })
+      const result = await call
+      expect(result.isError ?? false).toBe(false)
+      expect(resultText(result)).toBe('done')
+    })
+  }
+
+  it('answers a denied call with an error result naming who denied it, and the server never sees it', async () => {
+    const client = await connect('auto')
+    const before = await recorded('tools/call', 'slow')
+    const requested = nextEvent('confirmation.requested', (e) => e.tool === 'mcp_local_slow')
+    const call = client.callTool('mcp_local_slow', { steps: 1, delayMs: 0 })
+    expect(await answer((await requested).callId, 'deny')).toMatchObject({ ok: true })
+    const result = await call
+    expect(result.isError).toBe(true)
+    expect(resultText(result)).toBe(
+      `mcp_local_slow was denied in Ferry by ${TAB_LABEL}; it was not called`,
+    )
+    // The server answers in order: once this call came back, a denied one would be recorded.
+    expect(resultText(await client.callTool('mcp_local_echo', { text: 'barrier' }))).toBe('barrier')
+    expect(await recorded('tools/call', 'echo')).toBeGreaterThan(0)
+    expect(await recorded('tools/call', 'slow')).toBe(before)
+  })
+
+  it('ends a call at once, saying how to answer, when nobody who could answer is attached', async () => {
+    const created = await daemon.api('/sessions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'unwatched' }),
+    })
+    const session = ((await created.json()) as { id: string }).id
+    const client = await connect('legacy', await createGatewayToken(daemon, 'alone', { session }))
+    const result = await client.callTool('mcp_local_slow', { steps: 1, delayMs: 0 })
+    expect(result.isError).toBe(true)
+    const text = resultText(result)
+    expect(text).toContain('mcp_local_slow needs the person')
+    expect(text).toContain('`ferry open`')
+    expect(text).toContain('`ferry attach`')
+    expect(text).toContain(`${daemon.info.url}`)
+    expect(text).not.toContain(daemon.info.token)
+    const events = await daemon.events(session)
+    const requested = events.find((e) => e.type === 'call.requested')
+    expect(requested?.client).toMatchObject({ kind: 'mcp', label: 'alone (gateway)' })
+    expect(events.find((e) => e.type === 'call.failed')).toMatchObject({
+      error: { code: 'confirmation_unavailable' },
+    })
+    expect(events.some((e) => e.type === 'confirmation.requested')).toBe(false)
+  })
+})
+
+describe('a gateway client that gives up', () => {
+  for (const flavour of ['legacy', 'auto'] as const) {
+    it(`withdraws the confirmation a ${flavour} client's call waits for when the client cancels it`, async () => {
+      const client = await connect(flavour)
+      const controller = new AbortController()
+      const requested = nextEvent('confirmation.requested', (e) => e.tool === 'mcp_local_slow')
+      const call = client.callTool('mcp_local_slow', { steps: 1 }, { signal: controller.signal })
+      const { callId } = await requested
+      controller.abort(new Error('the user pressed stop'))
+      await expect(call).rejects.toThrow()
+      expect((await eventOf('call.cancelled', callId)).client).toEqual(AGENT)
+      expect(await answer(callId, 'allow_once')).toMatchObject({
+        ok: false,
+        error: { message: `no confirmation is pending for call ${callId}` },
+      })
+      const sent = client.requests.flatMap((request) => request.rpc)
+      if (flavour === 'legacy') expect(sent).toContain('notifications/cancelled')
+      else expect(sent).not.toContain('notifications/cancelled')
+    })
+
+    it(`cancels a running call of a ${flavour} client on its server when the client cancels it`, async () => {
+      const client = await connect(flavour)
+      const before = await recorded('cancelled', 'slow')
+      const controller = new AbortController()
+      const requested = nextEvent('confirmation.requested', (e) => e.tool === 'mcp_local_slow')
+      const call = client.callTool(
+        'mcp_local_slow',
+        { steps: 400, delayMs: 50 },
+        { signal: controller.signal, onprogress: () => {} },
+      )
+      const { callId } = await requested
+      await answer(callId, 'allow_once')
+      await eventOf('call.progress', callId)
+      controller.abort(new Error('the user pressed stop'))
+      await expect(call).rejects.toThrow()
+      expect((await eventOf('call.cancelled', callId)).client).toEqual(AGENT)
+      await waitFor(
+        async () => (await recorded('cancelled', 'slow')) > before,
+        10_000,
+        'the server to stop',
+      )
+    })
+  }
+})
+
+describe('progress of gateway calls', () => {
+  type Progress = { progress: number; total?: number; message?: string }
+
+  /** Progress values only ever grow and never pass their total, as MCP requires. */
+  function expectWellFormed(seen: Progress[]): void {
+    for (const [i, item] of seen.entries()) {
+      if (i > 0) expect(item.progress).toBeGreaterThan((seen[i - 1] as Progress).progress)
+      if (item.total !== undefined) expect(item.progress).toBeLessThanOrEqual(item.total)
+    }
+  }
+
+  for (const flavour of ['legacy', 'auto'] as const) {
+    it(`passes the server's progress on to a ${flavour} client after Ferry's own while it waited`, async () => {
+      const client = await connect(flavour)
+      const seen: Progress[] = []
+      const requested = nextEvent('confirmation.requested', (e) => e.tool === 'mcp_local_slow')
+      const call = client.callTool(
+        'mcp_local_slow',
+        { steps: 3, delayMs: 20 },
+        { onprogress: (p) => seen.push(p) },
+      )
+      const { callId } = await requested
+      await waitFor(() => seen.length > 0, 10_000, 'a waiting heartbeat')
+      await answer(callId, 'allow_once')
+      expect(resultText(await call)).toBe('done')
+      expect(seen[0]).toMatchObject({ message: 'waiting for confirmation in Ferry' })
+      expect(seen.slice(-3).map((p) => p.message)).toEqual(['step 1/3', 'step 2/3', 'step 3/3'])
+      expect(seen.at(-1)?.progress).toBe(seen.at(-1)?.total)
+      expectWellFormed(seen)
+    })
+  }
+
+  it('keeps clients whose timeout is 2 s, reset on progress, waiting through a 6 s confirmation', async () => {
+    const waiting = await Promise.all(
+      (['legacy', 'auto', 'v1'] as const).map(async (flavour, delayMs) => {
+        const client = await connect(flavour)
+        const seen: Progress[] = []
+        const requested = nextEvent(
+          'call.requested',
+          (e) => e.tool === 'mcp_local_slow' && e.arguments.delayMs === delayMs,
+        )
+        const started = Date.now()
+        const call = client.callTool(
+          'mcp_local_slow',
+          { steps: 1, delayMs },
+          { timeout: 2_000, resetTimeoutOnProgress: true, onprogress: (p) => seen.push(p) },
+        )
+        const { callId } = await requested
+        await eventOf('confirmation.requested', callId)
+        return { flavour, seen, call, started, callId }
+      }),
+    )
+    // The point of this test is a wait longer than the clients' timeout.
+    await new Promise((resolve) => setTimeout(resolve, 6_000))
+    for (const { callId } of waiting) await answer(callId, 'allow_once')
+    for (const { flavour, seen, call, started } of waiting) {
+      const result = await call
+      expect(resultText(result), flavour).toBe('done')
+      expect(Date.now() - started).toBeGreaterThan(6_000)
+      const heartbeats = seen.filter((p) => p.message === 'waiting for confirmation in Ferry')
+      expect(heartbeats.length, flavour).toBeGreaterThanOrEqual(5)
+      expectWellFormed(seen)
+    }
+  })
+})
