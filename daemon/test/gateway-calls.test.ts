@@ -3,10 +3,12 @@
 // role of the person's WebShell tab answering confirmations.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { CallToolResult } from '@modelcontextprotocol/client'
 import type { TranscriptEvent } from '../src/protocol/index.js'
 import {
   connectGateway,
   createGatewayToken,
+  gatewayUrl,
   resultText,
   startHttpFixture,
   type ClientFlavour,
@@ -220,7 +222,115 @@ describe('confirmations of gateway calls', () => {
   })
 })
 
+/** A legacy session spoken by hand, for message orders an SDK client cannot be made to send. */
+async function handMadeSession(bearer: string) {
+  const post = (body: unknown, session?: string) =>
+    fetch(gatewayUrl(daemon), {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${bearer}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...(session === undefined
+          ? {}
+          : { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' }),
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', ...(body as object) }),
+    })
+  const opened = await post({
+    id: 0,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'by hand', version: '1' },
+    },
+  })
+  const session = opened.headers.get('mcp-session-id') ?? undefined
+  expect(session).toBeDefined()
+  await opened.text()
+  expect((await post({ method: 'notifications/initialized' }, session)).status).toBe(202)
+  return {
+    notify: async (method: string, params: unknown) =>
+      (await post({ method, params }, session)).status,
+    /** The result of request `id`, from a JSON or an event-stream answer. */
+    request: async (id: number, method: string, params: unknown) => {
+      const text = await (await post({ id, method, params }, session)).text()
+      const messages = text.startsWith('{')
+        ? [text]
+        : text.split('\n').flatMap((line) => (line.startsWith('data: ') ? [line.slice(6)] : []))
+      const answer = messages
+        .map((message) => JSON.parse(message) as { id?: number; result?: CallToolResult })
+        .find((message) => message.id === id)
+      return answer?.result
+    },
+  }
+}
+
 describe('a gateway client that gives up', () => {
+  it('cancels a call whose cancel overtook it on the way to Ferry, before anyone is asked', async () => {
+    const session = await handMadeSession(token)
+    expect(await session.notify('notifications/cancelled', { requestId: 7, reason: 'stop' })).toBe(
+      202,
+    )
+    const requested = nextEvent('call.requested', (e) => e.arguments.delayMs === 7)
+    const asked = nextEvent('confirmation.requested', (e) => e.tool === 'mcp_local_slow')
+    asked.catch(() => {})
+    const result = await Promise.race([
+      session.request(7, 'tools/call', {
+        name: 'mcp_local_slow',
+        arguments: { steps: 1, delayMs: 7 },
+      }),
+      asked.then(() => {
+        throw new Error('the person was asked about a call its client had cancelled')
+      }),
+    ])
+    expect(result).toMatchObject({ isError: true })
+    expect(resultText(result as CallToolResult)).toBe('mcp_local_slow was cancelled')
+    const { callId } = await requested
+    expect((await eventOf('call.cancelled', callId)).client).toEqual(AGENT)
+    const events = await daemon.events()
+    expect(events.some((e) => e.type === 'confirmation.requested' && e.callId === callId)).toBe(
+      false,
+    )
+  })
+
+  for (const flavour of ['legacy', 'v1'] as const) {
+    it(`cancels the call a ${flavour} client waits on when it ends its session`, async () => {
+      const client = await connect(flavour)
+      const requested = nextEvent('confirmation.requested', (e) => e.tool === 'mcp_local_slow')
+      const call = client.callTool('mcp_local_slow', { steps: 1 })
+      call.catch(() => {})
+      const { callId } = await requested
+      await client.endSession()
+      expect((await eventOf('call.cancelled', callId)).client).toEqual(AGENT)
+      expect(await answer(callId, 'allow_once')).toMatchObject({ ok: false })
+    })
+  }
+
+  for (const flavour of ['legacy', 'auto'] as const) {
+    it(`leaves nothing waiting when a ${flavour} client cancels its calls right away`, async () => {
+      const hasty = await connect(flavour, await createGatewayToken(daemon, `hasty-${flavour}`))
+      for (let i = 0; i < 12; i++) {
+        const controller = new AbortController()
+        const call = hasty.callTool('mcp_local_slow', { steps: 1 }, { signal: controller.signal })
+        await new Promise((resolve) => setTimeout(resolve, i))
+        controller.abort(new Error('changed my mind'))
+        await expect(call).rejects.toThrow()
+      }
+      const label = `hasty-${flavour} (gateway)`
+      const calls = () =>
+        tab.events.filter((e) => e.type === 'call.requested' && e.client?.label === label)
+      // Every legacy request reaches Ferry (a cancel cannot stop its POST); a modern one aborted
+      // before it was served never becomes a call.
+      const reached = flavour === 'legacy' ? 12 : 1
+      await waitFor(() => calls().length >= reached, 20_000, `${reached} calls to be requested`)
+      for (const { callId } of calls() as Array<{ callId: string }>) {
+        expect((await eventOf('call.cancelled', callId)).client?.label).toBe(label)
+      }
+    })
+  }
+
   for (const flavour of ['legacy', 'auto'] as const) {
     it(`withdraws the confirmation a ${flavour} client's call waits for when the client cancels it`, async () => {
       const client = await connect(flavour)
@@ -328,5 +438,41 @@ describe('progress of gateway calls', () => {
       expect(heartbeats.length, flavour).toBeGreaterThanOrEqual(5)
       expectWellFormed(seen)
     }
+  })
+})
+
+describe('a gateway call cancelled in Ferry', () => {
+  it('answers the client with an error result naming who cancelled it while it waited', async () => {
+    const client = await connect('legacy')
+    const requested = nextEvent('confirmation.requested', (e) => e.tool === 'mcp_local_slow')
+    const call = client.callTool('mcp_local_slow', { steps: 1 })
+    const { callId } = await requested
+    const cancelled = await daemon.api(`/calls/${callId}/cancel`, { method: 'POST' })
+    expect(cancelled.status).toBe(200)
+    const result = await call
+    expect(result.isError).toBe(true)
+    expect(resultText(result)).toBe('mcp_local_slow was cancelled in Ferry by REST API')
+    expect((await eventOf('call.cancelled', callId)).client).toMatchObject({ label: 'REST API' })
+  })
+
+  it('answers the client with an error result naming who cancelled it while it ran, and stops it on its server', async () => {
+    const client = await connect('auto')
+    const before = await recorded('cancelled', 'slow')
+    const requested = nextEvent('confirmation.requested', (e) => e.tool === 'mcp_local_slow')
+    const call = client.callTool('mcp_local_slow', { steps: 400, delayMs: 50 })
+    const { callId } = await requested
+    await answer(callId, 'allow_once')
+    await eventOf('call.progress', callId)
+    const ref = `cancel-${callId}`
+    tab.send({ type: 'cancel', ref, callId })
+    expect(await tab.reply(ref)).toMatchObject({ ok: true })
+    const result = await call
+    expect(result.isError).toBe(true)
+    expect(resultText(result)).toBe(`mcp_local_slow was cancelled in Ferry by ${TAB_LABEL}`)
+    await waitFor(
+      async () => (await recorded('cancelled', 'slow')) > before,
+      10_000,
+      'the server to stop',
+    )
   })
 })

@@ -47,6 +47,8 @@ export interface GatewayClient {
     args: Record<string, unknown>,
     options?: CallOptions,
   ): Promise<CallToolResult>
+  /** Ends the client's legacy session with DELETE; nothing for a modern client. */
+  endSession(): Promise<void>
   close(): Promise<void>
 }
 
@@ -110,7 +112,8 @@ export async function connectGateway(
   const info = { name: `test-${flavour}`, version: '1.0.0' }
   if (flavour === 'v1') {
     const client = new V1Client(info)
-    await client.connect(new V1Transport(gatewayUrl(daemon), { requestInit, fetch }))
+    const transport = new V1Transport(gatewayUrl(daemon), { requestInit, fetch })
+    await client.connect(transport)
     return {
       flavour,
       requests,
@@ -118,19 +121,22 @@ export async function connectGateway(
       listTools: async () => (await client.listTools()).tools as Tool[],
       callTool: async (name, args, options) =>
         (await client.callTool({ name, arguments: args }, undefined, options)) as CallToolResult,
+      endSession: () => transport.terminateSession(),
       close: () => client.close(),
     }
   }
   const client = new Client(info, { versionNegotiation: { mode: flavour } })
-  await client.connect(
-    new StreamableHTTPClientTransport(gatewayUrl(daemon), { requestInit, fetch }),
-  )
+  const transport = new StreamableHTTPClientTransport(gatewayUrl(daemon), { requestInit, fetch })
+  await client.connect(transport)
   return {
     flavour,
     requests,
     era: client.getProtocolEra() === 'modern' ? 'modern' : 'legacy',
     listTools: async () => (await client.listTools()).tools,
     callTool: (name, args, options) => client.callTool({ name, arguments: args }, options),
+    endSession: async () => {
+      if (transport.sessionId !== undefined) await transport.terminateSession()
+    },
     close: () => client.close(),
   }
 }

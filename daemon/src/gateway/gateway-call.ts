@@ -4,7 +4,14 @@
 // timeout on progress keep waiting; the server's own progress follows. A client that gives up
 // (its cancel, or its aborted request) cancels the call and withdraws its confirmation.
 
-import type { CallToolResult, ProgressToken, ServerContext } from '@modelcontextprotocol/server'
+import {
+  isJSONRPCNotification,
+  type CallToolResult,
+  type ProgressToken,
+  type RequestId,
+  type ServerContext,
+  type Transport,
+} from '@modelcontextprotocol/server'
 import { ErrorCode, FerryError, toFerryError } from '../errors.js'
 import type { Log } from '../log.js'
 import type { ClientRef, TranscriptEvent } from '../protocol/index.js'
@@ -16,6 +23,42 @@ import type { ClientView } from './client-view.js'
 export const WAITING_PROGRESS_MS = 1_000
 
 export const WAITING_MESSAGE = 'waiting for confirmation in Ferry'
+
+/** How many cancelled request ids a legacy session keeps. */
+const REMEMBERED_CANCELS = 64
+
+/**
+ * The requests a legacy session's client cancelled. A cancel travels in a POST of its own and
+ * can overtake the request it names, which the SDK then drops as a cancel of nothing; a call
+ * looks here once it is under way.
+ */
+export class SessionCancels {
+  private readonly ids = new Set<RequestId>()
+
+  /** Notes each `notifications/cancelled` that reaches the transport's server. */
+  watch(transport: Transport): void {
+    const deliver = transport.onmessage
+    transport.onmessage = (message, extra) => {
+      if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
+        const id = message.params?.requestId
+        if (typeof id === 'string' || typeof id === 'number') this.note(id)
+      }
+      deliver?.(message, extra)
+    }
+  }
+
+  has(id: RequestId): boolean {
+    return this.ids.has(id)
+  }
+
+  private note(id: RequestId): void {
+    this.ids.add(id)
+    for (const old of this.ids) {
+      if (this.ids.size <= REMEMBERED_CANCELS) break
+      this.ids.delete(old)
+    }
+  }
+}
 
 export interface GatewayCallDeps {
   sessions: Sessions
@@ -93,6 +136,7 @@ export async function gatewayCall(
   name: string,
   args: Record<string, unknown>,
   ctx: ServerContext,
+  cancels?: SessionCancels,
 ): Promise<CallToolResult> {
   const { sessions } = deps
   const entry = view.lookup(name)
@@ -119,13 +163,16 @@ export async function gatewayCall(
   }
   ctx.mcpReq.signal.addEventListener('abort', onGone, { once: true })
   try {
-    const { result } = await sessions.runner.run(session, {
+    const running = sessions.runner.run(session, {
       tool: entry.name,
       arguments: args,
       client,
       callId,
       answerers: () => session.answererCount(),
     })
+    // A client that gave up while its call was being set up cancels it as soon as it can be.
+    if (ctx.mcpReq.signal.aborted || cancels?.has(ctx.mcpReq.id) === true) onGone()
+    const { result } = await running
     if (result === DENIED_RESULT) {
       return errorResult(
         `${view.nameOf(entry)} was denied in Ferry${deniedBy === undefined ? '' : ` by ${deniedBy}`}; it was not called`,

@@ -8,7 +8,12 @@ import type { Log } from '../log.js'
 import type { Sessions } from '../sessions/sessions.js'
 import { version } from '../version.js'
 import { ClientView } from './client-view.js'
-import { gatewayCall, gatewayClientRef, isUnknownTool } from './gateway-call.js'
+import {
+  gatewayCall,
+  gatewayClientRef,
+  isUnknownTool,
+  type SessionCancels,
+} from './gateway-call.js'
 import type { GatewayGrant } from './token-store.js'
 
 export interface GatewayServerDeps {
@@ -30,7 +35,12 @@ export const GATEWAY_INSTRUCTIONS = [
   "Every call is recorded in the person's transcript.",
 ].join(' ')
 
-export function gatewayServer(deps: GatewayServerDeps, grant: GatewayGrant): Server {
+/** `cancels`: a legacy session's record of its client's cancels. */
+export function gatewayServer(
+  deps: GatewayServerDeps,
+  grant: GatewayGrant,
+  cancels?: SessionCancels,
+): Server {
   const view = new ClientView(deps.ferry, grant)
   const server = new Server(
     { name: 'ferry', title: 'Ferry', version },
@@ -44,7 +54,7 @@ export function gatewayServer(deps: GatewayServerDeps, grant: GatewayGrant): Ser
     const { name } = request.params
     const args = request.params.arguments ?? {}
     try {
-      return await gatewayCall(deps, view, name, args, ctx)
+      return await gatewayCall(deps, view, name, args, ctx, cancels)
     } catch (error) {
       if (!isUnknownTool(error)) throw error
       await refused(deps, view, name, error.message)
