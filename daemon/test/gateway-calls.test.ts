@@ -204,7 +204,8 @@ describe('confirmations of gateway calls', () => {
     })
     const session = ((await created.json()) as { id: string }).id
     const client = await connect('legacy', await createGatewayToken(daemon, 'alone', { session }))
-    const result = await client.callTool('mcp_local_slow', { steps: 1, delayMs: 0 })
+    // Ferry answers at once; a call left waiting fails here instead of hanging the test.
+    const result = await client.callTool('mcp_local_slow', { steps: 1 }, { timeout: 10_000 })
     expect(result.isError).toBe(true)
     const text = resultText(result)
     expect(text).toContain('mcp_local_slow needs the person')
