@@ -18,6 +18,7 @@ import {
 import type { GatewaySettings } from '../config/types.js'
 import { errorMessage } from '../errors.js'
 import { MAX_BODY_BYTES } from '../http/guards.js'
+import { SessionCancels } from './gateway-call.js'
 import { gatewayServer, type GatewayServerDeps } from './gateway-server.js'
 import { GatewayTasks } from './tasks.js'
 import type { GatewayGrant } from './token-store.js'
@@ -136,7 +137,8 @@ export class Gateway {
   }
 
   private async openSession(request: Request, grant: GatewayGrant): Promise<Response> {
-    const server = gatewayServer(this.serverDeps, grant)
+    const cancels = new SessionCancels()
+    const server = gatewayServer(this.serverDeps, grant, cancels)
     const transport: WebStandardStreamableHTTPServerTransport =
       new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
@@ -149,6 +151,7 @@ export class Gateway {
         },
       })
     await server.connect(transport)
+    cancels.watch(transport)
     const response = await transport.handleRequest(request, { authInfo: authInfoOf(grant) })
     // A request that did not open a session (not `initialize`, or refused) leaves nothing behind.
     if (transport.sessionId === undefined) void server.close().catch(() => {})

@@ -5,7 +5,14 @@
 // (its cancel, or its aborted request) cancels the call and withdraws its confirmation, unless
 // the request was already answered with a task (tasks.ts): then only `tasks/cancel` ends it.
 
-import type { CallToolResult, ProgressToken, ServerContext } from '@modelcontextprotocol/server'
+import {
+  isJSONRPCNotification,
+  type CallToolResult,
+  type ProgressToken,
+  type RequestId,
+  type ServerContext,
+  type Transport,
+} from '@modelcontextprotocol/server'
 import { ErrorCode, FerryError, toFerryError } from '../errors.js'
 import type { Log } from '../log.js'
 import type { ClientRef, TranscriptEvent } from '../protocol/index.js'
@@ -18,6 +25,42 @@ import type { ClientView } from './client-view.js'
 export const WAITING_PROGRESS_MS = 1_000
 
 export const WAITING_MESSAGE = 'waiting for confirmation in Ferry'
+
+/** How many cancelled request ids a legacy session keeps. */
+const REMEMBERED_CANCELS = 64
+
+/**
+ * The requests a legacy session's client cancelled. A cancel travels in a POST of its own and
+ * can overtake the request it names, which the SDK then drops as a cancel of nothing; a call
+ * looks here once it is under way.
+ */
+export class SessionCancels {
+  private readonly ids = new Set<RequestId>()
+
+  /** Notes each `notifications/cancelled` that reaches the transport's server. */
+  watch(transport: Transport): void {
+    const deliver = transport.onmessage
+    transport.onmessage = (message, extra) => {
+      if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
+        const id = message.params?.requestId
+        if (typeof id === 'string' || typeof id === 'number') this.note(id)
+      }
+      deliver?.(message, extra)
+    }
+  }
+
+  has(id: RequestId): boolean {
+    return this.ids.has(id)
+  }
+
+  private note(id: RequestId): void {
+    this.ids.add(id)
+    for (const old of this.ids) {
+      if (this.ids.size <= REMEMBERED_CANCELS) break
+      this.ids.delete(old)
+    }
+  }
+}
 
 export interface GatewayCallDeps {
   sessions: Sessions
@@ -52,7 +95,10 @@ export function deniedResult(name: string, by: string | undefined): CallToolResu
 
 /** Notifications to the client about one call: heartbeats while it waits, then server progress. */
 class ProgressRelay {
-  private sent = 0
+  /** The last value sent; nothing sent yet is below any value. */
+  private sent = Number.NEGATIVE_INFINITY
+  /** The heartbeats sent before the server's first progress, which its values follow on from. */
+  private base: number | undefined
   private timer: NodeJS.Timeout | undefined
 
   constructor(
@@ -63,8 +109,9 @@ class ProgressRelay {
 
   waiting(): void {
     if (this.token === undefined || this.timer !== undefined || this.quiet()) return
-    this.send(undefined, WAITING_MESSAGE)
-    this.timer = setInterval(() => this.send(undefined, WAITING_MESSAGE), WAITING_PROGRESS_MS)
+    const beat = () => this.send(Math.max(this.sent, 0) + 1, WAITING_MESSAGE)
+    beat()
+    this.timer = setInterval(beat, WAITING_PROGRESS_MS)
   }
 
   answered(): void {
@@ -72,21 +119,27 @@ class ProgressRelay {
     this.timer = undefined
   }
 
-  /** The server's progress; values only ever grow on the wire, after Ferry's own. */
+  /**
+   * The server's progress, counted on from Ferry's heartbeats (MCP wants every value for a token
+   * to grow), its total shifted alike so it still marks the end. A value that does not grow is
+   * not passed on.
+   */
   server(progress: number, total: number | undefined, message: string | undefined): void {
-    this.send(progress > this.sent ? progress : this.sent, message, total)
+    this.base ??= Math.max(this.sent, 0)
+    const value = this.base + progress
+    if (value <= this.sent) return
+    this.send(value, message, total === undefined ? undefined : this.base + total)
   }
 
-  private send(progress: number | undefined, message?: string, total?: number): void {
+  private send(progress: number, message?: string, total?: number): void {
     if (this.token === undefined || this.quiet()) return
-    const value = progress ?? this.sent + 1
-    this.sent = value
+    this.sent = progress
     this.ctx.mcpReq
       .notify({
         method: 'notifications/progress',
         params: {
           progressToken: this.token,
-          progress: value,
+          progress,
           ...(total === undefined ? {} : { total }),
           ...(message === undefined ? {} : { message }),
         },
@@ -102,6 +155,7 @@ export async function gatewayCall(
   args: Record<string, unknown>,
   ctx: ServerContext,
   watch: CallWatch = {},
+  cancels?: SessionCancels,
 ): Promise<CallToolResult> {
   const { sessions } = deps
   const detached = () => watch.detached?.() === true
@@ -131,13 +185,16 @@ export async function gatewayCall(
   }
   ctx.mcpReq.signal.addEventListener('abort', onGone, { once: true })
   try {
-    const { result } = await sessions.runner.run(session, {
+    const running = sessions.runner.run(session, {
       tool: entry.name,
       arguments: args,
       client,
       callId,
       answerers: () => session.answererCount(),
     })
+    // A client that gave up while its call was being set up cancels it as soon as it can be.
+    if (ctx.mcpReq.signal.aborted || cancels?.has(ctx.mcpReq.id) === true) onGone()
+    const { result } = await running
     if (result === DENIED_RESULT) {
       return deniedResult(view.nameOf(entry), deniedBy)
     }

@@ -8,7 +8,12 @@ import type { Log } from '../log.js'
 import type { Sessions } from '../sessions/sessions.js'
 import { version } from '../version.js'
 import { ClientView } from './client-view.js'
-import { gatewayCall, gatewayClientRef, isUnknownTool } from './gateway-call.js'
+import {
+  gatewayCall,
+  gatewayClientRef,
+  isUnknownTool,
+  type SessionCancels,
+} from './gateway-call.js'
 import { GatewayTasks } from './tasks.js'
 import type { GatewayGrant } from './token-store.js'
 
@@ -32,7 +37,12 @@ export const GATEWAY_INSTRUCTIONS = [
   "Every call is recorded in the person's transcript.",
 ].join(' ')
 
-export function gatewayServer(deps: GatewayServerDeps, grant: GatewayGrant): Server {
+/** `cancels`: a legacy session's record of its client's cancels. */
+export function gatewayServer(
+  deps: GatewayServerDeps,
+  grant: GatewayGrant,
+  cancels?: SessionCancels,
+): Server {
   const view = new ClientView(deps.ferry, grant)
   const server = new Server(
     { name: 'ferry', title: 'Ferry', version },
@@ -47,7 +57,7 @@ export function gatewayServer(deps: GatewayServerDeps, grant: GatewayGrant): Ser
     const args = request.params.arguments ?? {}
     try {
       return await deps.tasks.call(server, ctx, view, (watch) =>
-        gatewayCall(deps, view, name, args, ctx, watch),
+        gatewayCall(deps, view, name, args, ctx, watch, cancels),
       )
     } catch (error) {
       if (!isUnknownTool(error)) throw error

@@ -170,6 +170,10 @@ export class CallRunner {
     signal: AbortSignal,
   ): Promise<ConfirmationOutcome | typeof NOT_ASKED> {
     if (!(await this.broker.needsConfirmation(session, call))) return NOT_ASKED
+    // A cancel that came while the call was being recorded had no question to withdraw: ask none.
+    if (signal.aborted) {
+      throw new FerryError(ErrorCode.ToolCancelled, `call to ${call.tool} was cancelled`)
+    }
     if (input.preapproved === true) {
       const asked = this.broker.ask(session, callId, call, input.client, true)
       await this.broker.answer(callId, 'allow_once', input.client).catch(() => {})
