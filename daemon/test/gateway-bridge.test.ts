@@ -2,6 +2,8 @@
 // `/mcp`; and `ferry gateway config`, whose snippets must parse and launch a working bridge.
 
 import { spawn } from 'node:child_process'
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/client'
@@ -54,6 +56,46 @@ async function echo(client: Client, text: string): Promise<unknown> {
 async function tokenNames(daemon: { cli: TestDaemon['cli'] }): Promise<string[]> {
   const listed = await daemon.cli(['gateway', 'token', 'list', '--json'])
   return (JSON.parse(listed.stdout) as Array<{ name: string }>).map((token) => token.name)
+}
+
+interface Seen {
+  method: string
+  headers: IncomingHttpHeaders
+  body: string
+}
+
+/** An HTTP proxy in front of the daemon that records each request, for what is only on the wire. */
+async function recordingProxy(
+  target: number,
+): Promise<{ port: number; seen: Seen[]; server: Server }> {
+  const seen: Seen[] = []
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      const body = Buffer.concat(chunks)
+      if (req.url === '/mcp')
+        seen.push({ method: req.method ?? '', headers: req.headers, body: body.toString() })
+      const upstream = request(
+        {
+          host: '127.0.0.1',
+          port: target,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: `127.0.0.1:${target}` },
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers)
+          answer.pipe(res)
+        },
+      )
+      upstream.on('error', () => res.destroy())
+      res.on('close', () => upstream.destroy())
+      upstream.end(body)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { port: (server.address() as AddressInfo).port, seen, server }
 }
 
 afterEach(async () => {
@@ -337,6 +379,42 @@ describe('ferry mcp without a running daemon', () => {
     expect(stderr).not.toContain(runtime.token)
     expect(Buffer.concat(stdout).toString()).not.toContain(runtime.token)
     expect((await runCli(['status', '--state-dir', stateDir])).code).toBe(0)
+  })
+
+  it('sends MCP-Protocol-Version and the session id on every request after a legacy initialize, and DELETEs the session when stdin closes', async () => {
+    const daemon = await startDaemon(SETTINGS)
+    await daemon.waitForStatus('fx', 'ready')
+    const proxy = await recordingProxy(daemon.info.port)
+    try {
+      // The bridge finds the daemon through daemon.json: pointed at the proxy, it talks through it.
+      const runtime = join(daemon.stateDir, 'daemon.json')
+      const info = JSON.parse(await readFile(runtime, 'utf8')) as Record<string, unknown>
+      await writeFile(
+        runtime,
+        JSON.stringify({ ...info, port: proxy.port, url: `http://127.0.0.1:${proxy.port}/` }),
+      )
+      const client = await bridgeClient(daemon.stateDir, 'legacy')
+      expect(await echo(client, 'on the wire')).toEqual([{ type: 'text', text: 'on the wire' }])
+      await client.close()
+      const deleted = await waitFor(
+        () => proxy.seen.find((request) => request.method === 'DELETE'),
+        15_000,
+        'the DELETE of the session',
+      )
+      const [handshake, ...later] = proxy.seen
+      expect(handshake?.body).toContain('"method":"initialize"')
+      expect(later.length).toBeGreaterThanOrEqual(4)
+      for (const seen of later) {
+        expect(seen.headers['mcp-protocol-version'], `${seen.method} ${seen.body}`).toBe(
+          '2025-11-25',
+        )
+        expect(seen.headers['mcp-session-id']).toBeDefined()
+      }
+      expect(deleted.headers['mcp-session-id']).toBe(later[0]?.headers['mcp-session-id'])
+    } finally {
+      proxy.server.closeAllConnections()
+      proxy.server.close()
+    }
   })
 
   it('answers with a JSON-RPC error while Ferry is stopped, and reaches it again once it runs, in a new session', async () => {
