@@ -21,10 +21,11 @@ export function clientTokenPath(stateDir: string, name: string): string {
 }
 
 export function checkClientName(name: string): void {
-  if (!CLIENT_NAME_PATTERN.test(name)) {
+  // The name is also a file name: `.` and `..` would leave the token directory.
+  if (!CLIENT_NAME_PATTERN.test(name) || /^\.+$/.test(name)) {
     throw new FerryError(
       ErrorCode.BadRequest,
-      `--client "${name}" is not allowed: use 1 to 64 letters, digits, ".", "_" or "-"`,
+      `--client "${name}" is not allowed: use 1 to 64 letters, digits, ".", "_" or "-", not dots alone`,
     )
   }
 }

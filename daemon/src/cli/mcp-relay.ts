@@ -11,19 +11,13 @@ import {
   isJSONRPCRequest,
   isJSONRPCResultResponse,
   PROTOCOL_VERSION_META_KEY,
-  SdkHttpError,
   StreamableHTTPClientTransport,
   type JSONRPCMessage,
   type JSONRPCRequest,
   type Transport,
 } from '@modelcontextprotocol/client'
 import { ErrorCode, errorMessage, FerryError } from '../errors.js'
-
-/** JSON-RPC's internal error, for what fails between the client and Ferry. */
-export const BRIDGE_ERROR = -32603
-
-/** The error a gateway answers a request of a session it does not know with. */
-const SESSION_NOT_FOUND = -32001
+import { BRIDGE_ERROR, failureOf, type Failure } from './relay-failure.js'
 
 export interface Upstream {
   url: URL
@@ -51,36 +45,13 @@ interface Pending {
   modern: boolean
   abort: AbortController
   via?: StreamableHTTPClientTransport
-}
-
-interface Failure {
-  kind: 'refused' | 'session-gone' | 'connection-refused' | 'other'
-  code: number
-  message: string
+  /** While its POST is under way, a failure is its own to handle (and perhaps retry). */
+  sending?: boolean
 }
 
 function isModern(message: JSONRPCRequest): boolean {
   const meta = message.params?._meta as Record<string, unknown> | undefined
   return typeof meta?.[PROTOCOL_VERSION_META_KEY] === 'string'
-}
-
-/** The `{ code, message }` of a JSON-RPC error body, if the text is one. */
-function rpcError(text: unknown): { code: number; message: string } | undefined {
-  if (typeof text !== 'string') return undefined
-  try {
-    const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } }
-    const { code, message } = body.error ?? {}
-    return typeof code === 'number' && typeof message === 'string' ? { code, message } : undefined
-  } catch {
-    return undefined
-  }
-}
-
-/** The socket error under a failed fetch (undici wraps it in causes). */
-function socketCode(error: unknown): string | undefined {
-  let inner: unknown = error
-  while (inner instanceof Error && inner.cause !== undefined) inner = inner.cause
-  return (inner as NodeJS.ErrnoException | undefined)?.code
 }
 
 export class McpRelay {
@@ -102,7 +73,9 @@ export class McpRelay {
   /** Starts relaying and connects at once, so the client's first request finds Ferry ready. */
   start(): void {
     this.deps.down.onmessage = (message) => void this.fromClient(message)
-    this.transport().catch((error: unknown) => this.deps.report(this.failureOf(error).message))
+    this.transport().catch((error: unknown) =>
+      this.deps.report(failureOf(error, this.deps.refusedMessage).message),
+    )
   }
 
   /** Ends a legacy session (DELETE) and the connection. */
@@ -144,11 +117,14 @@ export class McpRelay {
     try {
       up = await this.transport()
     } catch (error) {
-      return this.fail(message, this.failureOf(error))
+      return this.fail(message, failureOf(error, this.deps.refusedMessage))
     }
     const pending = id === undefined ? undefined : this.pending.get(id)
     if (id !== undefined && pending === undefined) return // cancelled meanwhile
-    if (pending !== undefined) pending.via = up
+    if (pending !== undefined) {
+      pending.via = up
+      pending.sending = true
+    }
     try {
       await up.send(
         message,
@@ -159,14 +135,15 @@ export class McpRelay {
               onRequestStreamEnd: () => this.streamEnded(id as Id),
             },
       )
+      if (pending !== undefined) pending.sending = false
     } catch (error) {
       if (pending?.abort.signal.aborted === true) return
-      const failure = this.failureOf(error)
+      const failure = failureOf(error, this.deps.refusedMessage)
       const again =
         (failure.kind === 'session-gone' && this.handshakeDone) ||
         failure.kind === 'connection-refused'
       if (!retried && again) {
-        this.drop(up, message)
+        this.drop(up)
         return this.forward(message, true)
       }
       if (failure.kind === 'refused') {
@@ -251,10 +228,10 @@ export class McpRelay {
   }
 
   /** Gives up a connection that failed; requests still waiting on it are answered. */
-  private drop(up: StreamableHTTPClientTransport, retrying: JSONRPCMessage): void {
+  private drop(up: StreamableHTTPClientTransport): void {
     if (this.up === up) this.up = undefined
     for (const [id, pending] of this.pending) {
-      if (pending.via !== up || (isJSONRPCRequest(retrying) && retrying.id === id)) continue
+      if (pending.via !== up || pending.sending === true) continue
       this.pending.delete(id)
       this.answer(id, BRIDGE_ERROR, 'ferry mcp: the connection to Ferry ended before it answered')
     }
@@ -269,37 +246,6 @@ export class McpRelay {
       BRIDGE_ERROR,
       'ferry mcp: the connection to Ferry ended before it answered; check `ferry status`',
     )
-  }
-
-  private failureOf(error: unknown): Failure {
-    if (error instanceof FerryError) {
-      return { kind: 'other', code: BRIDGE_ERROR, message: `ferry mcp: ${error.message}` }
-    }
-    if (error instanceof SdkHttpError) {
-      const body = rpcError(error.data.text)
-      if (error.status === 401) {
-        return {
-          kind: 'refused',
-          code: BRIDGE_ERROR,
-          message: this.deps.refusedMessage(body?.message ?? 'HTTP 401'),
-        }
-      }
-      const said = body?.message ?? (typeof error.data.text === 'string' ? error.data.text : '')
-      return {
-        kind:
-          error.status === 404 && (body === undefined || body.code === SESSION_NOT_FOUND)
-            ? 'session-gone'
-            : 'other',
-        code: body?.code ?? BRIDGE_ERROR,
-        message: `Ferry answered HTTP ${error.status}: ${said}`,
-      }
-    }
-    const code = socketCode(error)
-    return {
-      kind: code === 'ECONNREFUSED' ? 'connection-refused' : 'other',
-      code: BRIDGE_ERROR,
-      message: `ferry mcp: Ferry is not answering (${code ?? errorMessage(error)}); check \`ferry status\` or start it with \`ferry start\``,
-    }
   }
 
   private fail(message: JSONRPCMessage, failure: Failure): void {
