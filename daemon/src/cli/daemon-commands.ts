@@ -2,13 +2,13 @@
 // background and wait until it answers, stop it, or report on it.
 
 import { spawn } from 'node:child_process'
-import { openSync, readFileSync } from 'node:fs'
+import { closeSync, openSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ErrorCode, FerryError } from '../errors.js'
 import { isAlive } from '../daemon/lock.js'
 import { DAEMON_NODE_FLAGS } from '../daemon/node-flags.js'
-import { readRuntimeFile } from '../daemon/runtime-file.js'
+import { readRuntimeFile, type RuntimeInfo } from '../daemon/runtime-file.js'
 import { runDaemon, type DaemonHandle } from '../daemon/run-daemon.js'
 import { ensurePrivateDir } from '../daemon/state-dir.js'
 import type { StatusResponse } from '../protocol/index.js'
@@ -66,14 +66,22 @@ export async function serve(ctx: CliContext, options: ServeOptions): Promise<num
   process.exit(0)
 }
 
-async function waitForDaemon(ctx: CliContext, pid: number, exited: () => string | null) {
+/**
+ * Waits until the daemon with `pid` (any live daemon, without one) answers `GET /api/status`;
+ * `exited` says why it will not, once it stopped.
+ */
+export async function waitForDaemon(
+  stateDir: string,
+  pid: number | undefined,
+  exited: () => string | null,
+): Promise<{ info: RuntimeInfo; status: StatusResponse }> {
   const deadline = Date.now() + START_WAIT_MS
   while (Date.now() < deadline) {
     const why = exited()
     if (why !== null) throw new FerryError(ErrorCode.Internal, why)
-    const info = await readRuntimeFile(ctx.stateDir)
-    if (info?.pid === pid) {
-      const client = await connectDaemon(ctx.stateDir)
+    const info = await readRuntimeFile(stateDir)
+    if (info !== undefined && (pid === undefined ? isAlive(info.pid) : info.pid === pid)) {
+      const client = await connectDaemon(stateDir)
       const status = await client.get<StatusResponse>('/status').catch(() => undefined)
       if (status !== undefined) return { info, status }
     }
@@ -96,6 +104,21 @@ export async function start(ctx: CliContext, options: ServeOptions): Promise<num
     ctx.out(`WebShell: ${webshellUrl(running.url, running.token)}`)
     return 0
   }
+  const { info, status } = await launchDaemon(ctx, options)
+  ctx.out(`Ferry ${info.version} is running (pid ${info.pid}).`)
+  ctx.out(`WebShell: ${webshellUrl(info.url, info.token)}`)
+  for (const line of settingsNotes(status)) ctx.err(line)
+  return 0
+}
+
+/**
+ * Starts `ferry serve` detached, its output in `daemon.out`, and waits until it answers. Prints
+ * nothing: `ferry start` prints the WebShell URL, `ferry mcp` must keep its stdout for MCP.
+ */
+export async function launchDaemon(
+  ctx: CliContext,
+  options: ServeOptions,
+): Promise<{ info: RuntimeInfo; status: StatusResponse }> {
   await ensurePrivateDir(ctx.stateDir)
   const outPath = join(ctx.stateDir, 'daemon.out')
   const out = openSync(outPath, 'w', 0o600)
@@ -111,6 +134,7 @@ export async function start(ctx: CliContext, options: ServeOptions): Promise<num
     stdio: ['ignore', out, out],
     env: ctx.env,
   })
+  closeSync(out)
   let exit: string | null = null
   child.on('exit', (code, signal) => {
     // The daemon's last line says why it stopped (`ferry: <reason>`); the rest is in daemon.out.
@@ -124,15 +148,11 @@ export async function start(ctx: CliContext, options: ServeOptions): Promise<num
       ` (see ${outPath} and ${join(ctx.stateDir, 'daemon.log')})`
   })
   child.unref()
-  const { info, status } = await waitForDaemon(ctx, child.pid as number, () => exit)
-  ctx.out(`Ferry ${info.version} is running (pid ${info.pid}).`)
-  ctx.out(`WebShell: ${webshellUrl(info.url, info.token)}`)
-  for (const line of settingsNotes(status)) ctx.err(line)
-  return 0
+  return waitForDaemon(ctx.stateDir, child.pid as number, () => exit)
 }
 
 /** What a new daemon's settings leave for the person to do, one stderr line each. */
-function settingsNotes(status: StatusResponse): string[] {
+export function settingsNotes(status: StatusResponse): string[] {
   const notes = (status.filesWithoutServers ?? []).map(
     ({ file, reason }) => `ferry: no server could be read from ${file}: ${reason}`,
   )

@@ -1,7 +1,7 @@
 // The `ferry` command line: parses arguments and calls the command functions. Exit codes: 0 ok,
 // 1 a tool returned isError, 2 usage, connection or daemon errors (with a one-line reason).
 
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
+import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { FerryError } from '../errors.js'
 import { version } from '../version.js'
 import {
@@ -20,6 +20,7 @@ const serviceCommands = () => import('./service.js')
 const sessionCommands = () => import('./session-commands.js')
 const workspaceCommands = () => import('./workspace-commands.js')
 const gatewayCommands = () => import('./gateway-commands.js')
+const hostConfigs = () => import('./host-config.js')
 
 export const EXIT_OK = 0
 export const EXIT_FAILURE = 2
@@ -138,9 +139,35 @@ export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) =
     .description('approve workspace servers as they are written now, and start them')
     .argument('[servers...]', 'server names (default: every one that waits)')
     .action((names: string[]) => run(async (c) => (await workspaceCommands()).approve(c, names)))
+  program
+    .command('mcp')
+    .description('be an MCP server on stdio for a host, relaying to Ferry (starts Ferry if needed)')
+    .option('--client <name>', 'the gateway token it uses, created on first use', 'stdio')
+    .action((options: { client: string }) =>
+      run(async (c) => (await import('./mcp-bridge.js')).mcpBridge(c, options)),
+    )
   const gateway = program
     .command('gateway')
     .description('serve your servers to MCP clients (agents) on /mcp')
+  gateway
+    .command('config')
+    .description("print the snippet for an MCP host's configuration")
+    .addArgument(
+      new Argument('<host>', 'the MCP host').choices([
+        'claude-desktop',
+        'claude-code',
+        'cursor',
+        'vscode',
+        'codex',
+      ]),
+    )
+    .option(
+      '--stdio',
+      'launch `ferry mcp` instead of connecting to /mcp (always for claude-desktop)',
+    )
+    .action((host: import('./host-config.js').Host, options: { stdio?: boolean }) =>
+      run(async (c) => (await hostConfigs()).printHostConfig(c, host, options.stdio === true)),
+    )
   const token = gateway
     .command('token')
     .description('the credentials MCP clients use on /mcp (never the admin token)')
