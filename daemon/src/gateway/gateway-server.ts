@@ -9,6 +9,7 @@ import type { Sessions } from '../sessions/sessions.js'
 import { version } from '../version.js'
 import { ClientView } from './client-view.js'
 import { gatewayCall, gatewayClientRef, isUnknownTool } from './gateway-call.js'
+import { PROMPTS_RESOURCES_CAPABILITIES, servePromptsAndResources } from './prompts-resources.js'
 import type { GatewayGrant } from './token-store.js'
 
 export interface GatewayServerDeps {
@@ -23,7 +24,8 @@ const INVALID_PARAMS = -32602
 
 export const GATEWAY_INSTRUCTIONS = [
   "Ferry is the person's own MCP gateway: it runs their MCP servers and serves them here as one server.",
-  'Tools are named mcp_{server}_{tool} unless this client was set up for a single server.',
+  'Tools and prompts are named mcp_{server}_{name} unless this client was set up for a single server;',
+  'resources keep their URIs.',
   'A tool that is not read-only waits until the person allows it in Ferry (its WebShell tab or a terminal);',
   'while it waits, a request that carries a progress token gets progress every second.',
   'A call the person denies or cancels ends with an error result that says so; do not retry it unasked.',
@@ -35,11 +37,12 @@ export function gatewayServer(deps: GatewayServerDeps, grant: GatewayGrant): Ser
   const server = new Server(
     { name: 'ferry', title: 'Ferry', version },
     {
-      capabilities: { tools: { listChanged: true } },
+      capabilities: { tools: { listChanged: true }, ...PROMPTS_RESOURCES_CAPABILITIES },
       instructions: GATEWAY_INSTRUCTIONS,
     },
   )
   server.setRequestHandler('tools/list', () => ({ tools: view.tools() }))
+  servePromptsAndResources(server, deps.ferry, view)
   server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
     const { name } = request.params
     const args = request.params.arguments ?? {}
