@@ -7,6 +7,7 @@ import {
   fixture,
   readJsonLines,
   startDaemon,
+  tempDir,
   waitFor,
   type TestDaemon,
 } from './harness.js'
@@ -16,6 +17,8 @@ import { connectGateway, gatewayToken, type Era } from './gateway-surface-client
 // order. alpha also has Apps whose ui:// resources it serves without listing them, and a tool
 // that adds a tool.
 let daemon: TestDaemon
+/** What beta was asked to read, and which reads it saw cancelled. */
+let betaRecord: string
 const tokens: Record<'all' | 'beta' | 'alphaUnprefixed', string> = {
   all: '',
   beta: '',
@@ -24,10 +27,11 @@ const tokens: Record<'all' | 'beta' | 'alphaUnprefixed', string> = {
 const clients: Client[] = []
 
 beforeAll(async () => {
+  betaRecord = `${await tempDir()}/beta-record`
   daemon = await startDaemon({
     mcpServers: {
       alpha: fixture(['--surface-label', 'alpha', '--apps', '--unlisted-apps', '--grow']),
-      beta: fixture(['--surface-label', 'beta']),
+      beta: fixture(['--surface-label', 'beta', '--record', betaRecord]),
     },
   })
   await daemon.waitForStatus('alpha', 'ready')
@@ -110,7 +114,9 @@ describe.each(['legacy', 'modern'] as const)('the gateway surface (%s client)', 
     expect(resources.map((resource) => resource.uri)).toEqual([
       'fixture://readme',
       'fixture://alpha/own',
+      'fixture://alpha/hang',
       'fixture://beta/own',
+      'fixture://beta/hang',
     ])
     const { resourceTemplates } = await client.listResourceTemplates()
     expect(resourceTemplates).toEqual([
@@ -164,6 +170,7 @@ describe.each(['legacy', 'modern'] as const)('the gateway surface (%s client)', 
     expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual([
       'fixture://readme',
       'fixture://beta/own',
+      'fixture://beta/hang',
     ])
     // alpha is outside the scope, so beta serves the URI both list.
     expect(texts(await client.readResource({ uri: 'fixture://readme' }))).toEqual([
@@ -176,6 +183,27 @@ describe.each(['legacy', 'modern'] as const)('the gateway surface (%s client)', 
       expect((await rejection(client.readResource({ uri }))).code).toBe(-32602)
     }
     expect((await rejection(client.getPrompt({ name: 'mcp_alpha_greeting' }))).code).toBe(-32602)
+  })
+
+  it('cancels a read on its server when the client gives up on it', async () => {
+    const client = await open('all', era)
+    const uri = 'fixture://beta/hang'
+    const lines = async () =>
+      (await readJsonLines(betaRecord)).filter(
+        (line) => line.method === 'resources/read' && line.uri === uri,
+      )
+    const before = (await lines()).length
+    const abort = new AbortController()
+    const reading = client.readResource({ uri }, { signal: abort.signal })
+    await waitFor(async () => (await lines()).length === before + 1, 10_000, 'the read upstream')
+    abort.abort()
+    await expect(reading).rejects.toThrow()
+    const seen = await waitFor(
+      async () => ((await lines()).length === before + 2 ? lines() : undefined),
+      10_000,
+      'the server to see the read cancelled',
+    )
+    expect(seen.at(-1)).toMatchObject({ uri, cancelled: true })
   })
 
   it("shows an unprefixed token its server's prompts under their own names", async () => {
