@@ -43,12 +43,16 @@ beforeAll(async () => {
     'alpha',
     '--unprefixed',
   ])
-  // Prompts and resources fill in after ready: wait until both servers' are listed.
-  const probe = await open('all', 'modern')
+  // Prompts, resources and templates fill in after ready: wait until both servers listed each.
   await waitFor(
-    async () => (await probe.listResources()).resources.length >= 3,
+    async () => {
+      const listed = (await readJsonLines(`${daemon.stateDir}/daemon.log`)).filter(
+        (line) => line.kind === 'server.listed',
+      )
+      return listed.length >= 6
+    },
     10_000,
-    'both servers to list their resources',
+    "both servers' prompts, resources and templates",
   )
 }, 60_000)
 
