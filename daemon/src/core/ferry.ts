@@ -1,7 +1,11 @@
 // The daemon's state in one place: settings → pool of connections → tool registry. Every client
 // surface (REST, WebSocket and the gateway) goes through these methods.
 
-import type { CallToolResult } from '@modelcontextprotocol/client'
+import type {
+  CallToolResult,
+  GetPromptResult,
+  ReadResourceResult,
+} from '@modelcontextprotocol/client'
 import { loadAppDisplay } from '../apps/app-resource.js'
 import { resolve } from 'node:path'
 import { ApprovalStore, loadSettings, type LoadOptions } from '../config/index.js'
@@ -10,6 +14,7 @@ import type { ServerConfig, Settings } from '../config/types.js'
 import { ErrorCode, FerryError } from '../errors.js'
 import type { Log } from '../log.js'
 import type { CallOptions, Connection } from '../mcp/connection.js'
+import type { Discovered } from '../mcp/discovery.js'
 import { Pool } from '../mcp/pool.js'
 import { PriorStore } from '../mcp/prior-store.js'
 import type {
@@ -25,6 +30,12 @@ import { plainQualifiedName } from '../tools/qualified-names.js'
 
 export type StatusListener = (server: string, status: ServerStatus, error: string | null) => void
 export type NoticeListener = (level: 'info' | 'warning' | 'error', message: string) => void
+
+/** What one ready server lists, as it listed it. */
+export interface ServerOfferings {
+  server: string
+  offered: Discovered
+}
 
 export interface FerryOptions {
   load: LoadOptions
@@ -170,6 +181,29 @@ export class Ferry {
     return this.registry()
       .filter((entry) => (server === undefined || entry.server === server) && isModelVisible(entry))
       .map(toToolInfo)
+  }
+
+  /** What every ready server lists (prompts and resources among it), in settings order. */
+  offerings(): ServerOfferings[] {
+    return this.pool
+      .all()
+      .filter((connection) => connection.status === 'ready')
+      .map((connection) => ({ server: connection.name, offered: connection.discovered }))
+  }
+
+  /** Gets a prompt from `server` by the name the server lists it under. */
+  getPrompt(
+    server: string,
+    name: string,
+    args: Record<string, string> | undefined,
+    signal: AbortSignal,
+  ): Promise<GetPromptResult> {
+    return this.connection(server).getPrompt(name, args, { signal })
+  }
+
+  /** Reads a resource from `server`. */
+  readResource(server: string, uri: string, signal: AbortSignal): Promise<ReadResourceResult> {
+    return this.connection(server).readResource(uri, { signal })
   }
 
   /** Lists again through each ready client, so the SDK's response cache decides what reaches the wire. */

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { Ferry } from '../core/ferry.js'
 import { ErrorCode, errorMessage, FerryError } from '../errors.js'
 import { Gateway } from '../gateway/endpoint.js'
+import { ListChanges } from '../gateway/list-changes.js'
 import { GatewayTokenStore } from '../gateway/token-store.js'
 import { createApp } from '../http/app.js'
 import { connectionGuard } from '../http/connection-guard.js'
@@ -205,15 +206,8 @@ async function start(
   })
   built.defer(() => gateway.close())
   gatewayTokens.onRevoke((name) => gateway.endClient(name))
-  // Many changes land at once (a reload, a server's several lists): clients hear once.
-  let changed: NodeJS.Timeout | undefined
-  ferry.onRegistryChange(() => {
-    changed ??= setTimeout(() => {
-      changed = undefined
-      gateway.toolsChanged()
-    }, 50)
-  })
-  built.defer(() => clearTimeout(changed))
+  const listChanges = new ListChanges(ferry, (lists) => gateway.listsChanged(lists), log)
+  built.defer(() => listChanges.close())
   const appDeps = {
     ferry,
     sessions,

@@ -21,6 +21,7 @@ import { MAX_BODY_BYTES } from '../http/guards.js'
 import { SessionCancels } from './gateway-call.js'
 import { gatewayServer, type GatewayServerDeps } from './gateway-server.js'
 import { GatewayTasks } from './tasks.js'
+import type { ListKind } from './list-changes.js'
 import type { GatewayGrant } from './token-store.js'
 
 /** How often idle legacy sessions are looked for. */
@@ -92,10 +93,16 @@ export class Gateway {
     return this.openSession(request, grant)
   }
 
-  /** Tells every client that re-lists that the tools changed. */
-  toolsChanged(): void {
-    this.modern.notify.toolsChanged()
-    for (const session of this.legacy.values()) session.server.sendToolListChanged().catch(() => {})
+  /** Tells every client that listens which lists changed, so it lists them again. */
+  listsChanged(lists: ReadonlySet<ListKind>): void {
+    if (lists.has('tools')) this.modern.notify.toolsChanged()
+    if (lists.has('prompts')) this.modern.notify.promptsChanged()
+    if (lists.has('resources')) this.modern.notify.resourcesChanged()
+    for (const { server } of this.legacy.values()) {
+      if (lists.has('tools')) server.sendToolListChanged().catch(() => {})
+      if (lists.has('prompts')) server.sendPromptListChanged().catch(() => {})
+      if (lists.has('resources')) server.sendResourceListChanged().catch(() => {})
+    }
   }
 
   /** Ends the sessions of a client whose token was revoked. */

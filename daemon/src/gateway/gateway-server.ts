@@ -15,6 +15,7 @@ import {
   type SessionCancels,
 } from './gateway-call.js'
 import { GatewayTasks } from './tasks.js'
+import { PROMPTS_RESOURCES_CAPABILITIES, servePromptsAndResources } from './prompts-resources.js'
 import type { GatewayGrant } from './token-store.js'
 
 export interface GatewayServerDeps {
@@ -30,7 +31,8 @@ const INVALID_PARAMS = -32602
 
 export const GATEWAY_INSTRUCTIONS = [
   "Ferry is the person's own MCP gateway: it runs their MCP servers and serves them here as one server.",
-  'Tools are named mcp_{server}_{tool} unless this client was set up for a single server.',
+  'Tools and prompts are named mcp_{server}_{name} unless this client was set up for a single server;',
+  'resources keep their URIs.',
   'A tool that is not read-only waits until the person allows it in Ferry (its WebShell tab or a terminal);',
   'while it waits, a request that carries a progress token gets progress every second.',
   'A call the person denies or cancels ends with an error result that says so; do not retry it unasked.',
@@ -47,11 +49,16 @@ export function gatewayServer(
   const server = new Server(
     { name: 'ferry', title: 'Ferry', version },
     {
-      capabilities: { tools: { listChanged: true }, extensions: GatewayTasks.extensions },
+      capabilities: {
+        tools: { listChanged: true },
+        ...PROMPTS_RESOURCES_CAPABILITIES,
+        extensions: GatewayTasks.extensions,
+      },
       instructions: GATEWAY_INSTRUCTIONS,
     },
   )
   server.setRequestHandler('tools/list', () => ({ tools: view.tools() }))
+  servePromptsAndResources(server, deps.ferry, view)
   server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
     const { name } = request.params
     const args = request.params.arguments ?? {}

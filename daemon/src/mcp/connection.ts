@@ -1,11 +1,13 @@
 // One live connection to one configured MCP server: negotiation within the discovery budget,
-// discovery, tool calls, resource reads, crash and outage detection, and reconnects with backoff.
+// discovery, tool calls, prompt gets, resource reads, crash and outage detection, and reconnects
+// with backoff.
 // A remote server that lost the session (404) gets a new one at once, and the request is resent.
 
 import { Client, SdkError, SdkErrorCode, type Transport } from '@modelcontextprotocol/client'
 import type {
   CallToolResult,
   DiscoverResult,
+  GetPromptResult,
   Progress,
   ReadResourceResult,
 } from '@modelcontextprotocol/client'
@@ -19,7 +21,7 @@ import { isToolAllowed } from '../tools/registry.js'
 import { planConnect, type ConnectPlan } from './connect-plan.js'
 import { describeCallFailure } from './call-errors.js'
 import { describeConnectFailure } from './connect-errors.js'
-import { listSide, listTools, type CacheMode, type Discovered } from './discovery.js'
+import { listSide, listTools, type CacheMode, type Discovered, type SideList } from './discovery.js'
 import { remoteFaultOf } from './http-failures.js'
 import { RemoteRecovery } from './remote-recovery.js'
 import type { PriorStore } from './prior-store.js'
@@ -49,7 +51,13 @@ export interface CallOptions {
   onProgress?: ((progress: Progress) => void) | undefined
 }
 
-const noDiscovery: Discovered = { tools: [], prompts: [], resources: [] }
+const noDiscovery: Discovered = { tools: [], prompts: [], resources: [], resourceTemplates: [] }
+
+/** What each list-changed notification from a server makes it list again. */
+const sideListsOf = {
+  'notifications/prompts/list_changed': ['prompts'],
+  'notifications/resources/list_changed': ['resources', 'resourceTemplates'],
+} as const
 
 export class Connection {
   status: ServerStatus = 'connecting'
@@ -143,9 +151,23 @@ export class Connection {
     this.deps.onChange()
   }
 
-  /** Reads one resource (an App's HTML); errors are the SDK's, for the caller to phrase. */
+  /** Reads one resource (an App's HTML, say); errors are the SDK's, for the caller to phrase. */
   async readResource(uri: string, options: { signal: AbortSignal }): Promise<ReadResourceResult> {
     return this.recovery.run((client) => client.readResource({ uri }, { signal: options.signal }))
+  }
+
+  /** Gets one prompt within the server's timeout; errors are the SDK's, for the caller to phrase. */
+  async getPrompt(
+    name: string,
+    args: Record<string, string> | undefined,
+    options: { signal: AbortSignal },
+  ): Promise<GetPromptResult> {
+    return this.recovery.run((client) =>
+      client.getPrompt(
+        { name, ...(args === undefined ? {} : { arguments: args }) },
+        { signal: options.signal, timeout: this.config.timeout },
+      ),
+    )
   }
 
   async callTool(
@@ -299,8 +321,8 @@ export class Connection {
       this.pending = undefined
       if (this.closed) throw new Error('connection closed while connecting')
       this.client = client
-      this.discovered = { tools, prompts: [], resources: [] }
-      this.fillSideLists(client, generation)
+      this.discovered = { tools, prompts: [], resources: [], resourceTemplates: [] }
+      this.fillSideLists(client, generation, ['prompts', 'resources', 'resourceTemplates'], 'use')
       this.appsSupported = serverSupportsApps(client.getServerCapabilities())
       this.reportToolWarnings()
       this.era = client.getProtocolEra() ?? null
@@ -359,26 +381,40 @@ export class Connection {
   }
 
   /**
-   * One path for both eras: legacy servers send `notifications/tools/list_changed` unprompted;
-   * modern ones only on a `subscriptions/listen` stream, opened here whether or not the connect
-   * went through a probe (a remembered verdict skips the SDK's own auto-open).
+   * One path for both eras: legacy servers send `notifications/tools/list_changed` (and the
+   * prompts and resources ones) unprompted; modern ones only on a `subscriptions/listen` stream,
+   * opened here whether or not the connect went through a probe (a remembered verdict skips the
+   * SDK's own auto-open).
    */
   private async watchToolList(client: Client, generation: number): Promise<void> {
     client.setNotificationHandler('notifications/tools/list_changed', () =>
       this.onToolsChanged(generation),
     )
-    if (
-      client.getProtocolEra() === 'modern' &&
-      client.getServerCapabilities()?.tools?.listChanged
-    ) {
-      await client.listen({ toolsListChanged: true })
+    for (const method of Object.keys(sideListsOf) as (keyof typeof sideListsOf)[]) {
+      client.setNotificationHandler(method, () => {
+        if (generation !== this.generation || this.status !== 'ready') return
+        this.fillSideLists(client, generation, sideListsOf[method], 'refresh')
+      })
     }
+    if (client.getProtocolEra() !== 'modern') return
+    const capabilities = client.getServerCapabilities()
+    const filter = {
+      ...(capabilities?.tools?.listChanged === true ? { toolsListChanged: true } : {}),
+      ...(capabilities?.prompts?.listChanged === true ? { promptsListChanged: true } : {}),
+      ...(capabilities?.resources?.listChanged === true ? { resourcesListChanged: true } : {}),
+    }
+    if (Object.keys(filter).length > 0) await client.listen(filter)
   }
 
-  /** Lists prompts and resources without holding up `ready`; a listing that fails stays empty. */
-  private fillSideLists(client: Client, generation: number): void {
-    for (const list of ['prompts', 'resources'] as const) {
-      listSide(client, list, 'use', this.config.discoveryTimeoutMs).then(
+  /** Lists prompts and resources without holding up `ready`; a listing that fails keeps the last. */
+  private fillSideLists(
+    client: Client,
+    generation: number,
+    lists: readonly SideList[],
+    mode: CacheMode,
+  ): void {
+    for (const list of lists) {
+      listSide(client, list, mode, this.config.discoveryTimeoutMs).then(
         (items) => {
           if (generation !== this.generation) return
           this.discovered = { ...this.discovered, [list]: items }

@@ -1,8 +1,14 @@
-// Listing a server's tools, prompts and resources in either era. Modern sessions use the SDK's
+// Listing a server's tools, prompts, resources and resource templates in either era. Modern sessions use the SDK's
 // typed, cache-aware list methods; legacy sessions walk pages with raw requests, because some
 // servers answer methods they never declared. Only the tools listing gates readiness.
 
-import type { Client, Prompt, Resource, Tool } from '@modelcontextprotocol/client'
+import type {
+  Client,
+  Prompt,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+  Tool,
+} from '@modelcontextprotocol/client'
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client'
 
 /** A server whose cursor never converges stops here. */
@@ -18,15 +24,32 @@ export interface Discovered {
   tools: Tool[]
   prompts: Prompt[]
   resources: Resource[]
+  resourceTemplates: ResourceTemplate[]
 }
 
 export type CacheMode = 'use' | 'refresh'
 
 /** The listings that fill in after the server is ready. */
-export type SideList = 'prompts' | 'resources'
+export type SideList = 'prompts' | 'resources' | 'resourceTemplates'
 
-type ListMethod = 'tools/list' | 'prompts/list' | 'resources/list'
-const itemKey = { 'tools/list': 'tools', 'prompts/list': 'prompts', 'resources/list': 'resources' }
+type ListMethod = 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list'
+const itemKey = {
+  'tools/list': 'tools',
+  'prompts/list': 'prompts',
+  'resources/list': 'resources',
+  'resources/templates/list': 'resourceTemplates',
+}
+const sideMethod = {
+  prompts: 'prompts/list',
+  resources: 'resources/list',
+  resourceTemplates: 'resources/templates/list',
+} as const
+/** The capability a listing belongs to: templates are part of `resources`. */
+const sideCapability = {
+  prompts: 'prompts',
+  resources: 'resources',
+  resourceTemplates: 'resources',
+} as const
 
 interface RawListOptions {
   /** An undeclared method answered with -32601 is an empty list, not an error. */
@@ -77,17 +100,20 @@ export async function listTools(client: Client, mode: CacheMode): Promise<Tool[]
 }
 
 /**
- * Lists prompts or resources. A declared list has `declaredBoundMs`; an undeclared one is asked
- * only of legacy servers, within `UNDECLARED_LIST_BOUND_MS`. Throws on a timeout or a failure, for
- * the caller to log; an undeclared list the server refuses with -32601 is empty.
+ * Lists prompts, resources or resource templates. A declared list has `declaredBoundMs`; an
+ * undeclared one is asked only of legacy servers, within `UNDECLARED_LIST_BOUND_MS`. Throws on a
+ * timeout or a failure, for the caller to log; an undeclared list the server refuses with -32601
+ * is empty. Templates are asked only of a server that declared resources, and many of those have
+ * none: -32601 for them is an empty list too.
  */
 export async function listSide(
   client: Client,
   list: SideList,
   mode: CacheMode,
   declaredBoundMs: number,
-): Promise<Prompt[] | Resource[]> {
-  const declared = client.getServerCapabilities()?.[list] !== undefined
+): Promise<Prompt[] | Resource[] | ResourceTemplate[]> {
+  const declared = client.getServerCapabilities()?.[sideCapability[list]] !== undefined
+  if (list === 'resourceTemplates' && !declared) return []
   const boundMs = declared ? declaredBoundMs : Math.min(UNDECLARED_LIST_BOUND_MS, declaredBoundMs)
   try {
     return await listWithin(client, list, mode, declared, boundMs)
@@ -106,16 +132,21 @@ async function listWithin(
   mode: CacheMode,
   declared: boolean,
   boundMs: number,
-): Promise<Prompt[] | Resource[]> {
+): Promise<Prompt[] | Resource[] | ResourceTemplate[]> {
   if (client.getProtocolEra() === 'modern') {
     if (!declared) return []
     const options = { cacheMode: mode, timeout: boundMs }
-    return list === 'prompts'
-      ? (await client.listPrompts(undefined, options)).prompts
-      : (await client.listResources(undefined, options)).resources
+    if (list === 'prompts') return (await client.listPrompts(undefined, options)).prompts
+    if (list === 'resources') return (await client.listResources(undefined, options)).resources
+    try {
+      return (await client.listResourceTemplates(undefined, options)).resourceTemplates
+    } catch (error) {
+      if (error instanceof ProtocolError && error.code === METHOD_NOT_FOUND) return []
+      throw error
+    }
   }
-  return rawListAll<Prompt | Resource>(client, `${list}/list`, {
-    optional: !declared,
+  return rawListAll<Prompt | Resource | ResourceTemplate>(client, sideMethod[list], {
+    optional: !declared || list === 'resourceTemplates',
     deadline: Date.now() + boundMs,
   })
 }

@@ -1,0 +1,179 @@
+// Prompts and resources for one gateway client, from the ready servers its token reaches: prompts
+// under qualified names (`mcp_{server}_{prompt}`, or the server's own for an `--unprefixed`
+// token), resources and templates under their own URIs, and each get or read sent to its server.
+
+import {
+  INTERNAL_ERROR,
+  INVALID_PARAMS,
+  ProtocolError,
+  ResourceNotFoundError,
+  SdkError,
+  SdkErrorCode,
+  UriTemplate,
+  type Prompt,
+  type Resource,
+  type ResourceTemplateType,
+  type Server,
+  type ServerCapabilities,
+} from '@modelcontextprotocol/server'
+import type { Ferry } from '../core/ferry.js'
+import { errorMessage } from '../errors.js'
+import { qualifyNames } from '../tools/qualified-names.js'
+import type { ClientView } from './client-view.js'
+
+/** What the gateway declares for the handlers below. */
+export const PROMPTS_RESOURCES_CAPABILITIES = {
+  prompts: { listChanged: true },
+  resources: { listChanged: true },
+} satisfies ServerCapabilities
+
+interface NamedPrompt {
+  /** The name the client knows it by. */
+  name: string
+  server: string
+  prompt: Prompt
+}
+
+/** Every ready server's prompts under qualified names, given over all servers as for tools. */
+function qualifiedPrompts(ferry: Ferry): NamedPrompt[] {
+  const picked = ferry.offerings().flatMap(({ server, offered }) => {
+    // A server that lists one name twice gets the first.
+    const seen = new Set<string>()
+    return offered.prompts
+      .filter((prompt) => !seen.has(prompt.name) && seen.add(prompt.name))
+      .map((prompt) => ({ server, prompt }))
+  })
+  const names = qualifyNames(picked.map(({ server, prompt }) => ({ server, tool: prompt.name })))
+  return picked.map((item, i) => ({ ...item, name: names[i] as string }))
+}
+
+/** The prompts a client sees, under the names it knows them by. */
+export function promptsFor(ferry: Ferry, view: ClientView): NamedPrompt[] {
+  return qualifiedPrompts(ferry)
+    .filter((item) => view.reaches(item.server))
+    .map((item) => (view.grant.unprefixed ? { ...item, name: item.prompt.name } : item))
+}
+
+export interface ResourceClaims {
+  /** Each URI, with the servers that list it (or whose tools name it as their App) in order. */
+  uris: Map<string, { servers: string[]; resource: Resource | undefined }>
+  /** Each URI template, with the servers that list it in order. */
+  templates: Map<string, { servers: string[]; template: ResourceTemplateType }>
+}
+
+/**
+ * Who offers which resource among the ready servers `reaches` accepts, in settings order. A
+ * server's claims are what it lists and the `ui://` resources of its model-visible tools; the
+ * first claimant of a URI serves it.
+ */
+export function resourceClaims(ferry: Ferry, reaches: (server: string) => boolean): ResourceClaims {
+  const claims: ResourceClaims = { uris: new Map(), templates: new Map() }
+  const uiOf = new Map<string, string[]>()
+  for (const entry of ferry.registry()) {
+    if (entry.uiResourceUri === null || !entry.visibility.includes('model')) continue
+    uiOf.set(entry.server, [...(uiOf.get(entry.server) ?? []), entry.uiResourceUri])
+  }
+  for (const { server, offered } of ferry.offerings()) {
+    if (!reaches(server)) continue
+    const claim = (uri: string, resource: Resource | undefined) => {
+      const known = claims.uris.get(uri)
+      if (known === undefined) claims.uris.set(uri, { servers: [server], resource })
+      else if (!known.servers.includes(server)) known.servers.push(server)
+    }
+    for (const resource of offered.resources) claim(resource.uri, resource)
+    for (const uri of uiOf.get(server) ?? []) claim(uri, undefined)
+    for (const template of offered.resourceTemplates) {
+      const known = claims.templates.get(template.uriTemplate)
+      if (known === undefined)
+        claims.templates.set(template.uriTemplate, { servers: [server], template })
+      else if (!known.servers.includes(server)) known.servers.push(server)
+    }
+  }
+  return claims
+}
+
+/** The server that serves `uri` to this client: its first claimant, else a matching template's. */
+function ownerOf(claims: ResourceClaims, uri: string): string | undefined {
+  const claimed = claims.uris.get(uri)?.servers[0]
+  if (claimed !== undefined) return claimed
+  // Templates are tried in the order they were claimed, which is settings order.
+  for (const [uriTemplate, { servers }] of claims.templates) {
+    if (matches(uriTemplate, uri)) return servers[0]
+  }
+  return undefined
+}
+
+function matches(uriTemplate: string, uri: string): boolean {
+  try {
+    return new UriTemplate(uriTemplate).match(uri) !== null
+  } catch {
+    // A template the server wrote badly matches nothing.
+    return false
+  }
+}
+
+/** An upstream's own JSON-RPC error passes on as it came; anything else says what went wrong. */
+function upstreamFailure(error: unknown, what: string): ProtocolError {
+  if (error instanceof ProtocolError) return error
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+    return new ProtocolError(INTERNAL_ERROR, `${what} got no answer in time: ${error.message}`)
+  }
+  return new ProtocolError(INTERNAL_ERROR, `${what} failed: ${errorMessage(error)}`)
+}
+
+/** Registers prompts/list, prompts/get, resources/list, resources/templates/list and resources/read. */
+export function servePromptsAndResources(server: Server, ferry: Ferry, view: ClientView): void {
+  const scoped = () => resourceClaims(ferry, (name) => view.reaches(name))
+
+  server.setRequestHandler('prompts/list', () => ({
+    prompts: promptsFor(ferry, view).map(({ name, prompt }) => ({ ...prompt, name })),
+  }))
+
+  server.setRequestHandler('prompts/get', async (request, ctx) => {
+    const { name } = request.params
+    const found = promptsFor(ferry, view).find((item) => item.name === name)
+    if (found === undefined) {
+      throw new ProtocolError(
+        INVALID_PARAMS,
+        `no prompt named "${name}"; call prompts/list to see the prompts this client may get`,
+      )
+    }
+    try {
+      return await ferry.getPrompt(
+        found.server,
+        found.prompt.name,
+        request.params.arguments,
+        ctx.mcpReq.signal,
+      )
+    } catch (error) {
+      throw upstreamFailure(error, `prompt "${name}" of server "${found.server}"`)
+    }
+  })
+
+  server.setRequestHandler('resources/list', () => {
+    const resources: Resource[] = []
+    for (const { resource } of scoped().uris.values())
+      if (resource !== undefined) resources.push(resource)
+    return { resources }
+  })
+
+  server.setRequestHandler('resources/templates/list', () => ({
+    resourceTemplates: [...scoped().templates.values()].map(({ template }) => template),
+  }))
+
+  server.setRequestHandler('resources/read', async (request, ctx) => {
+    const { uri } = request.params
+    const owner = ownerOf(scoped(), uri)
+    if (owner === undefined) {
+      throw new ResourceNotFoundError(
+        uri,
+        `no resource "${uri}" is served to this client; call resources/list or resources/templates/list to see what it may read`,
+      )
+    }
+    try {
+      return await ferry.readResource(owner, uri, ctx.mcpReq.signal)
+    } catch (error) {
+      throw upstreamFailure(error, `resource "${uri}" of server "${owner}"`)
+    }
+  })
+}

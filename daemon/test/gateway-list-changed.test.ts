@@ -1,0 +1,170 @@
+import type { Client } from '@modelcontextprotocol/client'
+import { afterEach, describe, expect, it } from 'vitest'
+import { cleanup, fixture, startDaemon, type TestDaemon } from './harness.js'
+import { connectGateway, gatewayToken, type Era } from './gateway-surface-clients.js'
+
+type ListKind = 'tools' | 'prompts' | 'resources'
+
+/** One gateway client and the list-changed notifications it received, in order. */
+interface Watched {
+  era: Era
+  client: Client
+  seen: ListKind[]
+  /** Resolves at the next notification of `kind`. */
+  next(kind: ListKind): Promise<void>
+}
+
+const opened: Client[] = []
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((client) => client.close().catch(() => {})))
+  await cleanup()
+})
+
+async function watch(daemon: TestDaemon, token: string, era: Era): Promise<Watched> {
+  const seen: ListKind[] = []
+  const waiters: Array<{ kind: ListKind; resolve: () => void }> = []
+  const handler = (kind: ListKind) => ({
+    // Told at once and not re-listed by the SDK, so the order of arrival is what the stream had.
+    autoRefresh: false,
+    debounceMs: 0,
+    onChanged: () => {
+      seen.push(kind)
+      for (const waiter of waiters.splice(0)) {
+        if (waiter.kind === kind) waiter.resolve()
+        else waiters.push(waiter)
+      }
+    },
+  })
+  const { client, streamOpen } = await connectGateway(daemon, token, era, {
+    tools: handler('tools'),
+    prompts: handler('prompts'),
+    resources: handler('resources'),
+  })
+  opened.push(client)
+  if (era === 'legacy') {
+    // Notifications reach a legacy client on its GET stream only: wait until it is open.
+    await streamOpen
+  } else {
+    // The SDK opened subscriptions/listen during connect, for every list Ferry declares.
+    expect(client.autoOpenedSubscription?.honoredFilter).toEqual({
+      toolsListChanged: true,
+      promptsListChanged: true,
+      resourcesListChanged: true,
+    })
+  }
+  return {
+    era,
+    client,
+    seen,
+    next: (kind) => new Promise((resolve) => waiters.push({ kind, resolve })),
+  }
+}
+
+/** Waits for notifications of `kind` until re-listing after one shows what `check` wants. */
+async function relistUntil(
+  watched: Watched,
+  kind: ListKind,
+  check: () => Promise<boolean>,
+): Promise<void> {
+  for (;;) {
+    await watched.next(kind)
+    if (await check()) return
+  }
+}
+
+async function bothEras(daemon: TestDaemon): Promise<Watched[]> {
+  const token = await gatewayToken(daemon, 'watcher')
+  return Promise.all([watch(daemon, token, 'legacy'), watch(daemon, token, 'modern')])
+}
+
+const names = (items: Array<{ name: string }>) => items.map((item) => item.name)
+
+describe('gateway list_changed', () => {
+  it('reaches a legacy and a modern client after `ferry reload` adds a server, and both re-list to see it', async () => {
+    const settings = { mcpServers: { alpha: fixture(['--surface-label', 'alpha']) } }
+    const daemon = await startDaemon(settings)
+    await daemon.waitForStatus('alpha', 'ready')
+    const clients = await bothEras(daemon)
+    for (const { client } of clients) {
+      expect(names((await client.listTools()).tools)).not.toContain('mcp_beta_echo')
+    }
+    // Each client's waits start before the reload, so no notification can slip past them.
+    const relisted = clients.flatMap((watched) => [
+      relistUntil(watched, 'tools', async () =>
+        names((await watched.client.listTools()).tools).includes('mcp_beta_echo'),
+      ),
+      relistUntil(watched, 'prompts', async () =>
+        names((await watched.client.listPrompts()).prompts).includes('mcp_beta_greeting'),
+      ),
+      relistUntil(watched, 'resources', async () =>
+        (await watched.client.listResources()).resources.some(
+          (resource) => resource.uri === 'fixture://beta/own',
+        ),
+      ),
+    ])
+    await daemon.writeSettings({
+      mcpServers: { ...settings.mcpServers, beta: fixture(['--surface-label', 'beta']) },
+    })
+    const reload = await daemon.cli(['reload'])
+    expect(reload.code).toBe(0)
+    await Promise.all(relisted)
+    for (const { client } of clients) {
+      const called = await client.callTool({ name: 'mcp_beta_echo', arguments: { text: 'new' } })
+      expect(called.content).toEqual([{ type: 'text', text: 'new' }])
+    }
+  })
+
+  it("passes a server's own prompts/list_changed on, from a legacy and a modern upstream", async () => {
+    const daemon = await startDaemon({
+      mcpServers: {
+        old: fixture(['--surface-label', 'old', '--era', 'legacy']),
+        new: fixture(['--surface-label', 'new', '--era', 'modern'], {
+          versionNegotiation: 'auto',
+        }),
+      },
+    })
+    await daemon.waitForStatus('old', 'ready')
+    expect(await daemon.waitForStatus('new', 'ready')).toMatchObject({ era: 'modern' })
+    const clients = await bothEras(daemon)
+    for (const server of ['old', 'new']) {
+      const prompt = `mcp_${server}_fresh`
+      const relisted = clients.map((watched) =>
+        relistUntil(watched, 'prompts', async () =>
+          names((await watched.client.listPrompts()).prompts).includes(prompt),
+        ),
+      )
+      const added = await daemon.cli(['call', `mcp_${server}_add_prompt`, '{"name":"fresh"}'])
+      expect(added.stdout).toBe('added prompt fresh\n')
+      await Promise.all(relisted)
+      for (const { client } of clients) {
+        const got = await client.getPrompt({ name: prompt })
+        expect(got.messages[0]?.content).toEqual({ type: 'text', text: `fresh of ${server}` })
+      }
+    }
+  })
+
+  it('tells clients only about the list that changed', async () => {
+    const daemon = await startDaemon({
+      mcpServers: { alpha: fixture(['--surface-label', 'alpha', '--grow']) },
+    })
+    await daemon.waitForStatus('alpha', 'ready')
+    const clients = await bothEras(daemon)
+    const grow = async (name: string) => {
+      const told = clients.map((watched) => watched.next('tools'))
+      expect((await daemon.cli(['call', 'mcp_alpha_grow', JSON.stringify({ name })])).code).toBe(0)
+      await Promise.all(told)
+    }
+    // Two tool changes told one after the other: whatever was still to be told about the
+    // server's first listings went out with the first, so it has arrived by the second.
+    await grow('sprout1')
+    await grow('sprout2')
+    for (const { seen } of clients) seen.length = 0
+    const promptsTold = clients.map((watched) => watched.next('prompts'))
+    await daemon.cli(['call', 'mcp_alpha_add_prompt', '{"name":"fresh"}'])
+    await Promise.all(promptsTold)
+    // A tools change next: its notification comes after anything the prompt change sent.
+    await grow('sprout3')
+    for (const { seen } of clients) expect(seen).toEqual(['prompts', 'tools'])
+  })
+})
