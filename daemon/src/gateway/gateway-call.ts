@@ -9,6 +9,7 @@ import { ErrorCode, FerryError, toFerryError } from '../errors.js'
 import type { Log } from '../log.js'
 import type { ClientRef, TranscriptEvent } from '../protocol/index.js'
 import { DENIED_RESULT } from '../sessions/call-runner.js'
+import type { ElicitationAsker } from '../mcp/elicitation-relay.js'
 import type { Sessions } from '../sessions/sessions.js'
 import type { ClientView } from './client-view.js'
 
@@ -22,6 +23,15 @@ export interface GatewayCallDeps {
   log: Log
   /** The WebShell's address without its token, for telling a client where the person answers. */
   webshellUrl: () => string
+}
+
+/** What the gateway's elicitation adds to a call (see elicitation.ts). */
+export interface GatewayCallHooks {
+  callId?: string
+  /** Who answers the server's questions during the call. */
+  elicit?: ElicitationAsker
+  /** The client's own user answers confirmations too (`--confirm-in-client`). */
+  callerCanAnswer?: boolean
 }
 
 /** The originator of a gateway client's events. */
@@ -83,11 +93,12 @@ export async function gatewayCall(
   name: string,
   args: Record<string, unknown>,
   ctx: ServerContext,
+  hooks: GatewayCallHooks = {},
 ): Promise<CallToolResult> {
   const { sessions } = deps
   const entry = view.lookup(name)
   const session = await sessions.resolve(view.grant.session ?? undefined)
-  const callId = sessions.runner.newCallId()
+  const callId = hooks.callId ?? sessions.runner.newCallId()
   const relay = new ProgressRelay(ctx.mcpReq._meta?.progressToken, ctx)
   let deniedBy: string | undefined
   let cancelledBy: ClientRef | null = null
@@ -115,6 +126,8 @@ export async function gatewayCall(
       client,
       callId,
       answerers: () => session.answererCount(),
+      elicit: hooks.elicit,
+      callerCanAnswer: hooks.callerCanAnswer,
     })
     if (result === DENIED_RESULT) {
       return errorResult(

@@ -6,6 +6,7 @@ import { ProtocolError, Server, type ServerContext } from '@modelcontextprotocol
 import type { Ferry } from '../core/ferry.js'
 import type { Log } from '../log.js'
 import type { Sessions } from '../sessions/sessions.js'
+import type { GatewayElicitation } from './elicitation.js'
 import { version } from '../version.js'
 import { ClientView } from './client-view.js'
 import { gatewayCall, gatewayClientRef, isUnknownTool } from './gateway-call.js'
@@ -16,6 +17,7 @@ export interface GatewayServerDeps {
   sessions: Sessions
   log: Log
   webshellUrl: () => string
+  elicitation: GatewayElicitation
 }
 
 /** MCP's "Invalid params", which it gives for an unknown tool. */
@@ -37,6 +39,7 @@ export function gatewayServer(deps: GatewayServerDeps, grant: GatewayGrant): Ser
     {
       capabilities: { tools: { listChanged: true } },
       instructions: GATEWAY_INSTRUCTIONS,
+      requestState: { verify: deps.elicitation.verify },
     },
   )
   server.setRequestHandler('tools/list', () => ({ tools: view.tools() }))
@@ -44,7 +47,15 @@ export function gatewayServer(deps: GatewayServerDeps, grant: GatewayGrant): Ser
     const { name } = request.params
     const args = request.params.arguments ?? {}
     try {
-      return await gatewayCall(deps, view, name, args, ctx)
+      return await deps.elicitation.serve({
+        ...deps,
+        view,
+        server,
+        name,
+        args,
+        ctx,
+        run: (callCtx, hooks) => gatewayCall(deps, view, name, args, callCtx, hooks),
+      })
     } catch (error) {
       if (!isUnknownTool(error)) throw error
       await refused(deps, view, name, error.message)

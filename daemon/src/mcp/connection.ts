@@ -2,7 +2,13 @@
 // discovery, tool calls, resource reads, crash and outage detection, and reconnects with backoff.
 // A remote server that lost the session (404) gets a new one at once, and the request is resent.
 
-import { Client, SdkError, SdkErrorCode, type Transport } from '@modelcontextprotocol/client'
+import {
+  Client,
+  isInputRequiredResult,
+  SdkError,
+  SdkErrorCode,
+  type Transport,
+} from '@modelcontextprotocol/client'
 import type {
   CallToolResult,
   DiscoverResult,
@@ -19,6 +25,12 @@ import { isToolAllowed } from '../tools/registry.js'
 import { planConnect, type ConnectPlan } from './connect-plan.js'
 import { describeCallFailure } from './call-errors.js'
 import { describeConnectFailure } from './connect-errors.js'
+import {
+  ElicitationRelay,
+  MAX_INPUT_ROUNDS,
+  type ElicitationAsker,
+  type RunningCall,
+} from './elicitation-relay.js'
 import { listSide, listTools, type CacheMode, type Discovered } from './discovery.js'
 import { remoteFaultOf } from './http-failures.js'
 import { RemoteRecovery } from './remote-recovery.js'
@@ -47,6 +59,8 @@ export interface CallOptions {
   signal?: AbortSignal | undefined
   timeoutMs?: number | undefined
   onProgress?: ((progress: Progress) => void) | undefined
+  /** Who is asked when the server elicits during this call; without it questions are declined. */
+  elicit?: ElicitationAsker | undefined
 }
 
 const noDiscovery: Discovered = { tools: [], prompts: [], resources: [] }
@@ -83,6 +97,7 @@ export class Connection {
   /** Warnings already reported, so a relisting or reconnect does not repeat them. */
   private readonly warned = new Set<string>()
   private readonly recovery: RemoteRecovery
+  private readonly elicitation: ElicitationRelay
 
   constructor(
     /** Replaced on reload when only fields outside the fingerprint changed. */
@@ -110,6 +125,9 @@ export class Connection {
       },
       down: (generation, reason) => this.markDown(generation, reason),
     })
+    this.elicitation = new ElicitationRelay((tool, reason) =>
+      deps.log({ kind: 'server.elicitation_declined', server: config.name, tool, reason }),
+    )
   }
 
   get name(): string {
@@ -154,19 +172,17 @@ export class Connection {
     options: CallOptions = {},
   ): Promise<CallToolResult> {
     const timeout = options.timeoutMs ?? this.config.timeout
+    const call = this.elicitation.begin(tool, options.elicit)
     try {
-      return await this.recovery.run(
-        async (client) =>
-          (await client.callTool(
-            { name: tool, arguments: args },
-            {
-              signal: options.signal,
-              timeout,
-              resetTimeoutOnProgress: true,
-              maxTotalTimeout: timeout * MAX_TOTAL_TIMEOUT_FACTOR,
-              onprogress: (progress) => options.onProgress?.(progress),
-            },
-          )) as CallToolResult,
+      return await this.recovery.run((client) =>
+        this.callRounds(client, call, tool, args, {
+          signal: options.signal,
+          timeout,
+          resetTimeoutOnProgress: true,
+          maxTotalTimeout: timeout * MAX_TOTAL_TIMEOUT_FACTOR,
+          onprogress: (progress: Progress) => options.onProgress?.(progress),
+          allowInputRequired: true,
+        }),
       )
     } catch (error) {
       const closed = error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed
@@ -185,7 +201,42 @@ export class Connection {
               : `became unreachable (${this.downReason})`,
         unreachable: fault?.kind === 'down' ? fault.reason : undefined,
       })
+    } finally {
+      this.elicitation.end(call)
     }
+  }
+
+  /**
+   * One call, with the input-required rounds of a 2026-07-28 server driven here rather than by the
+   * SDK, so each round's questions are known to belong to this call.
+   */
+  private async callRounds(
+    client: Client,
+    call: RunningCall,
+    tool: string,
+    args: Record<string, unknown>,
+    options: Parameters<Client['callTool']>[1],
+  ): Promise<CallToolResult> {
+    let result = await client.callTool({ name: tool, arguments: args }, options)
+    for (let round = 1; isInputRequiredResult(result); round++) {
+      if (round > MAX_INPUT_ROUNDS) {
+        throw new FerryError(
+          ErrorCode.UpstreamError,
+          `server "${this.name}" asked for input more than ${MAX_INPUT_ROUNDS} times during one call to ${tool}; Ferry stopped the call`,
+        )
+      }
+      const inputResponses = await this.elicitation.round(call, result.inputRequests)
+      const { requestState } = result
+      // The SDK's params type does not list the retry's fields; it sends them as given.
+      const retry = {
+        name: tool,
+        arguments: args,
+        inputResponses,
+        ...(requestState === undefined ? {} : { requestState }),
+      } as Parameters<Client['callTool']>[0]
+      result = await client.callTool(retry, options)
+    }
+    return result as CallToolResult
   }
 
   /** Refused, dropped or 5xx: failed until a reconnect, with the backoff of a crashed process. */
@@ -254,12 +305,17 @@ export class Connection {
     const generation = ++this.generation
     this.serverProcess.reset()
     const client = new Client(this.deps.clientInfo, {
-      capabilities: clientCapabilities(),
+      // Servers may ask for input (form elicitation); Ferry routes each question to its call.
+      capabilities: { ...clientCapabilities(), elicitation: { form: {} } },
       versionNegotiation:
         plan.kind === 'auto'
           ? { mode: 'auto', probe: { timeoutMs: plan.probeTimeoutMs, maxRetries: 0 } }
           : { mode: 'legacy' },
+      inputRequired: { autoFulfill: false },
     })
+    client.setRequestHandler('elicitation/create', (request, ctx) =>
+      this.elicitation.legacyRequest(request.params, ctx.mcpReq.signal),
+    )
     this.authChallenge = undefined
     client.onerror = (error) => {
       if (generation !== this.generation) return
