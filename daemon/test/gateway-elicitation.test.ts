@@ -199,6 +199,22 @@ describe('upstream elicitation through the gateway', () => {
     const refused = await retry(tampered).catch((error: unknown) => error)
     expect(refused).toBeInstanceOf(ProtocolError)
     expect((refused as ProtocolError).code).toBe(-32602)
+    // Another client's retry with the genuine state is refused too: a state is its client's own.
+    const other = await gatewayClient(
+      daemon,
+      await token(daemon, 'other'),
+      'modern',
+      () => Promise.reject(new Error('answered by hand')),
+      { autoFulfill: false },
+    )
+    const stolen = await other
+      .callTool({ name, arguments: {}, inputResponses, requestState: state } as never, {
+        allowInputRequired: true,
+      })
+      .catch((error: unknown) => error)
+    expect(stolen).toBeInstanceOf(ProtocolError)
+    expect((stolen as ProtocolError).code).toBe(-32602)
+    await other.close()
     const result = await retry(state)
     expect(answersOf(result)).toEqual([{ action: 'accept', content: { name: 'Grace' } }])
     await client.close()

@@ -130,7 +130,9 @@ export class GatewayElicitation {
       const hooks = { callId, elicit: this.forwarding(session, call, ask), callerCanAnswer }
       return this.withConfirmation(call, session, callId, ask, () => call.run(ctx, hooks))
     }
-    const parked = new ParkedCall(callId, call.name, () => this.parked.delete(callId))
+    const parked = new ParkedCall(callId, call.name, view.grant.name, () =>
+      this.parked.delete(callId),
+    )
     this.parked.set(callId, parked)
     const ask: ElicitationAsker = (question, signal) => parked.ask(question, signal)
     const callCtx = parked.callContext(ctx)
@@ -150,7 +152,8 @@ export class GatewayElicitation {
     call: ElicitationCall,
     state: RoundState,
   ): Promise<CallToolResult | InputRequiredResult> {
-    const parked = this.parked.get(state.callId)
+    const found = this.parked.get(state.callId)
+    const parked = found?.client === call.view.grant.name ? found : undefined
     if (parked === undefined) {
       throw new ProtocolError(
         INVALID_PARAMS,

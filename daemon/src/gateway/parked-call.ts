@@ -41,6 +41,8 @@ export class ParkedCall {
     readonly callId: string,
     /** The tool as the client named it; a retry must name the same. */
     readonly tool: string,
+    /** The gateway client whose call it is; nobody else's retry continues it. */
+    readonly client: string,
     private readonly onGone: () => void,
   ) {}
 
