@@ -217,6 +217,10 @@ describe('upstream elicitation through the gateway', () => {
     await other.close()
     const result = await retry(state)
     expect(answersOf(result)).toEqual([{ action: 'accept', content: { name: 'Grace' } }])
+    // The call is over: its state, though genuine, continues nothing.
+    const over = await retry(state).catch((error: unknown) => error)
+    expect(over).toBeInstanceOf(ProtocolError)
+    expect((over as ProtocolError).message).toContain('is no longer waiting for them')
     await client.close()
   })
 })
@@ -253,6 +257,38 @@ describe('confirmations asked in the client (--confirm-in-client)', () => {
   }
 
   for (const era of ['legacy', 'modern'] as const) {
+    it(`keeps a ${era} client that declared elicitation hearing that its call waits for the WebShell`, async () => {
+      const plain = await token(daemon, `plain-${era}`)
+      const stream = await openStream(daemon)
+      stream.send({ type: 'hello', client: { kind: 'webshell', label: 'the tab' } })
+      stream.send({ type: 'subscribe' })
+      await waitFor(() => stream.messages.some((m) => m.type === 'subscribed') || undefined)
+      let asked = 0
+      const client = await gatewayClient(daemon, plain, era, () => {
+        asked++
+        return Promise.resolve({ action: 'decline' })
+      })
+      const seen = stream.events.length
+      const heard: string[] = []
+      const call = client.callTool(
+        { name: 'mcp_fx_slow', arguments: { steps: 0 } },
+        { onprogress: (progress) => heard.push(progress.message ?? '') },
+      )
+      const requested = await waitFor(() =>
+        stream.events
+          .slice(seen)
+          .find((e) => e.type === 'confirmation.requested' && e.tool === 'mcp_fx_slow'),
+      )
+      await waitFor(() => heard.includes('waiting for confirmation in Ferry') || undefined)
+      if (!('callId' in requested)) throw new Error('no call id')
+      stream.send({ type: 'answer', ref: 'a', callId: requested.callId, outcome: 'allow_once' })
+      expect(await call).toMatchObject({ content: [{ type: 'text', text: 'done' }] })
+      expect(asked).toBe(0)
+      stream.ws.close()
+      await stream.closed
+      await client.close()
+    })
+
     it(`lets a ${era} client's user allow the call through an elicitation, recorded as the client's answer`, async () => {
       const asked: ElicitParams[] = []
       const client = await gatewayClient(daemon, secret, era, async (params) => {
