@@ -154,6 +154,48 @@ describe('upstream elicitation through the gateway', () => {
     await client.close()
   })
 
+  for (const server of ['old', 'new'] as const) {
+    it(`withdraws a forwarded question of a ${server === 'old' ? 'legacy' : '2026-07-28'} server from the client when the call is cancelled in Ferry`, async () => {
+      const stream = await openStream(daemon)
+      stream.send({ type: 'hello', client: { kind: 'webshell', label: 'the tab' } })
+      stream.send({ type: 'subscribe' })
+      await waitFor(() => stream.messages.some((m) => m.type === 'subscribed') || undefined)
+      let withdrawn: Promise<void> | undefined
+      const client = new Client(
+        { name: 'test-legacy', version: '1.0.0' },
+        { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'legacy' } },
+      )
+      client.setRequestHandler('elicitation/create', (_request, ctx) => {
+        const signal = ctx.mcpReq.signal
+        withdrawn = new Promise((resolve) => signal.addEventListener('abort', () => resolve()))
+        // Never answered: only the withdrawal ends it.
+        return new Promise<ElicitResult>(() => {})
+      })
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL('mcp', daemon.info.url), {
+          requestInit: { headers: { authorization: `Bearer ${secret}` } },
+        }),
+      )
+      const seen = stream.events.length
+      const tool = `mcp_${server}_ask_user`
+      const call = client.callTool({ name: tool, arguments: {} })
+      await waitFor(() => withdrawn !== undefined || undefined)
+      const requested = stream.events
+        .slice(seen)
+        .find((e) => e.type === 'call.requested' && e.tool === tool)
+      if (requested === undefined || !('callId' in requested)) throw new Error('no call')
+      stream.send({ type: 'cancel', ref: 'c', callId: requested.callId })
+      await withdrawn
+      expect(await call).toMatchObject({
+        isError: true,
+        content: [{ type: 'text', text: `${tool} was cancelled in Ferry by the tab` }],
+      })
+      stream.ws.close()
+      await stream.closed
+      await client.close()
+    })
+  }
+
   it("declines a server's question during a call made outside the gateway", async () => {
     const response = await daemon.api('/call', {
       method: 'POST',

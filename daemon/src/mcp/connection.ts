@@ -225,7 +225,13 @@ export class Connection {
           `server "${this.name}" asked for input more than ${MAX_INPUT_ROUNDS} times during one call to ${tool}; Ferry stopped the call`,
         )
       }
-      const inputResponses = await this.elicitation.round(call, result.inputRequests)
+      const inputResponses = await this.elicitation.round(
+        call,
+        result.inputRequests,
+        options?.signal,
+      )
+      // Cancelled while its questions were open: the retry is not sent.
+      options?.signal?.throwIfAborted()
       const { requestState } = result
       // The SDK's params type does not list the retry's fields; it sends them as given.
       const retry = {

@@ -78,14 +78,17 @@ export class RunningCall {
   }
 
   /** Answers every embedded request of one input-required round, in parallel. */
-  async answerRound(requests: InputRequests | undefined): Promise<InputResponses> {
+  async answerRound(
+    requests: InputRequests | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<InputResponses> {
     const entries = Object.entries(requests ?? {})
     const answers = await Promise.all(
       entries.map(async ([key, request]) => {
         if (request.method !== 'elicitation/create') {
           return [key, declined(`Ferry does not answer ${request.method} requests`)] as const
         }
-        return [key, await this.ask(request.params as ElicitRequestParams)] as const
+        return [key, await this.ask(request.params as ElicitRequestParams, signal)] as const
       }),
     )
     return Object.fromEntries(answers) as InputResponses
@@ -134,9 +137,16 @@ export class ElicitationRelay {
     return answer
   }
 
-  /** Answers one input-required round of `call` (2026-07-28), whose rounds are its own. */
-  async round(call: RunningCall, requests: InputRequests | undefined): Promise<InputResponses> {
-    const answers = await call.answerRound(requests)
+  /**
+   * Answers one input-required round of `call` (2026-07-28), whose rounds are its own; `signal`
+   * is the call's, which withdraws the questions when the call is cancelled between requests.
+   */
+  async round(
+    call: RunningCall,
+    requests: InputRequests | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<InputResponses> {
+    const answers = await call.answerRound(requests, signal)
     for (const answer of Object.values(answers)) this.noteDecline(call.tool, answer as ElicitResult)
     return answers
   }
