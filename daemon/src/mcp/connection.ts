@@ -2,13 +2,7 @@
 // discovery, tool calls, resource reads, crash and outage detection, and reconnects with backoff.
 // A remote server that lost the session (404) gets a new one at once, and the request is resent.
 
-import {
-  Client,
-  isInputRequiredResult,
-  SdkError,
-  SdkErrorCode,
-  type Transport,
-} from '@modelcontextprotocol/client'
+import { Client, SdkError, SdkErrorCode, type Transport } from '@modelcontextprotocol/client'
 import type {
   CallToolResult,
   DiscoverResult,
@@ -25,12 +19,7 @@ import { isToolAllowed } from '../tools/registry.js'
 import { planConnect, type ConnectPlan } from './connect-plan.js'
 import { describeCallFailure } from './call-errors.js'
 import { describeConnectFailure } from './connect-errors.js'
-import {
-  ElicitationRelay,
-  MAX_INPUT_ROUNDS,
-  type ElicitationAsker,
-  type RunningCall,
-} from './elicitation-relay.js'
+import { ElicitationRelay, type ElicitationAsker } from './elicitation-relay.js'
 import { listSide, listTools, type CacheMode, type Discovered } from './discovery.js'
 import { remoteFaultOf } from './http-failures.js'
 import { RemoteRecovery } from './remote-recovery.js'
@@ -125,7 +114,7 @@ export class Connection {
       },
       down: (generation, reason) => this.markDown(generation, reason),
     })
-    this.elicitation = new ElicitationRelay((tool, reason) =>
+    this.elicitation = new ElicitationRelay(config.name, (tool, reason) =>
       deps.log({ kind: 'server.elicitation_declined', server: config.name, tool, reason }),
     )
   }
@@ -175,7 +164,7 @@ export class Connection {
     const call = this.elicitation.begin(tool, options.elicit)
     try {
       return await this.recovery.run((client) =>
-        this.callRounds(client, call, tool, args, {
+        this.elicitation.callTool(client, call, tool, args, {
           signal: options.signal,
           timeout,
           resetTimeoutOnProgress: true,
@@ -204,45 +193,6 @@ export class Connection {
     } finally {
       this.elicitation.end(call)
     }
-  }
-
-  /**
-   * One call, with the input-required rounds of a 2026-07-28 server driven here rather than by the
-   * SDK, so each round's questions are known to belong to this call.
-   */
-  private async callRounds(
-    client: Client,
-    call: RunningCall,
-    tool: string,
-    args: Record<string, unknown>,
-    options: Parameters<Client['callTool']>[1],
-  ): Promise<CallToolResult> {
-    let result = await client.callTool({ name: tool, arguments: args }, options)
-    for (let round = 1; isInputRequiredResult(result); round++) {
-      if (round > MAX_INPUT_ROUNDS) {
-        throw new FerryError(
-          ErrorCode.UpstreamError,
-          `server "${this.name}" asked for input more than ${MAX_INPUT_ROUNDS} times during one call to ${tool}; Ferry stopped the call`,
-        )
-      }
-      const inputResponses = await this.elicitation.round(
-        call,
-        result.inputRequests,
-        options?.signal,
-      )
-      // Cancelled while its questions were open: the retry is not sent.
-      options?.signal?.throwIfAborted()
-      const { requestState } = result
-      // The SDK's params type does not list the retry's fields; it sends them as given.
-      const retry = {
-        name: tool,
-        arguments: args,
-        inputResponses,
-        ...(requestState === undefined ? {} : { requestState }),
-      } as Parameters<Client['callTool']>[0]
-      result = await client.callTool(retry, options)
-    }
-    return result as CallToolResult
   }
 
   /** Refused, dropped or 5xx: failed until a reconnect, with the backoff of a crashed process. */

@@ -3,13 +3,16 @@
 // server's `elicitation/create` to the only call running on its connection. A question nobody
 // can be asked is declined, with the reason in the result's `_meta`.
 
+import { isInputRequiredResult, type Client } from '@modelcontextprotocol/client'
 import type {
+  CallToolResult,
   ElicitRequestFormParams,
   ElicitRequestParams,
   ElicitResult,
   InputRequests,
   InputResponses,
 } from '@modelcontextprotocol/client'
+import { ErrorCode, FerryError } from '../errors.js'
 
 /** Where a declined elicitation's result says why. */
 export const DECLINE_REASON_META_KEY = 'ferry/reason'
@@ -103,7 +106,10 @@ export class RunningCall {
 export class ElicitationRelay {
   private readonly running = new Set<RunningCall>()
 
-  constructor(private readonly onDecline: (tool: string | null, reason: string) => void) {}
+  constructor(
+    private readonly server: string,
+    private readonly onDecline: (tool: string | null, reason: string) => void,
+  ) {}
 
   /** A call starts on the connection; `end()` it when it settles, which withdraws its questions. */
   begin(tool: string, asker: ElicitationAsker | undefined): RunningCall {
@@ -149,6 +155,41 @@ export class ElicitationRelay {
     const answers = await call.answerRound(requests, signal)
     for (const answer of Object.values(answers)) this.noteDecline(call.tool, answer as ElicitResult)
     return answers
+  }
+
+  /**
+   * One call, with the input-required rounds of a 2026-07-28 server driven here rather than by
+   * the SDK, so each round's questions are known to belong to this call.
+   */
+  async callTool(
+    client: Client,
+    call: RunningCall,
+    tool: string,
+    args: Record<string, unknown>,
+    options: Parameters<Client['callTool']>[1],
+  ): Promise<CallToolResult> {
+    let result = await client.callTool({ name: tool, arguments: args }, options)
+    for (let round = 1; isInputRequiredResult(result); round++) {
+      if (round > MAX_INPUT_ROUNDS) {
+        throw new FerryError(
+          ErrorCode.UpstreamError,
+          `server "${this.server}" asked for input more than ${MAX_INPUT_ROUNDS} times during one call to ${tool}; Ferry stopped the call`,
+        )
+      }
+      const inputResponses = await this.round(call, result.inputRequests, options?.signal)
+      // Cancelled while its questions were open: the retry is not sent.
+      options?.signal?.throwIfAborted()
+      const { requestState } = result
+      // The SDK's params type does not list the retry's fields; it sends them as given.
+      const retry = {
+        name: tool,
+        arguments: args,
+        inputResponses,
+        ...(requestState === undefined ? {} : { requestState }),
+      } as Parameters<Client['callTool']>[0]
+      result = await client.callTool(retry, options)
+    }
+    return result as CallToolResult
   }
 
   private noteDecline(tool: string, answer: ElicitResult): void {
