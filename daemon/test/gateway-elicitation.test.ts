@@ -1,5 +1,7 @@
 import { Client, ProtocolError, type ElicitResult } from '@modelcontextprotocol/client'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { stat } from 'node:fs/promises'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TranscriptEvent } from '../src/protocol/index.js'
 import { cleanup, fixture, startDaemon, waitFor, type TestDaemon } from './harness.js'
@@ -402,4 +404,53 @@ describe('confirmations asked in the client (--confirm-in-client)', () => {
       await client.close()
     })
   }
+})
+
+describe('the requestState key', () => {
+  afterAll(cleanup)
+
+  it('is kept across a restart in a 0600 file, so a round from before it is told its call ended', async () => {
+    const settings = {
+      mcpServers: {
+        new: fixture(['--elicit-tool', '--era', 'modern'], { versionNegotiation: 'auto' }),
+      },
+    }
+    const first = await startDaemon(settings)
+    await first.waitForStatus('new', 'ready')
+    const secret = await token(first, 'agent')
+    const manual = async (daemon: TestDaemon) =>
+      gatewayClient(daemon, secret, 'modern', () => Promise.reject(new Error('by hand')), {
+        autoFulfill: false,
+      })
+    const before = await manual(first)
+    const round = (await before.callTool(
+      { name: 'mcp_new_ask_user', arguments: {} },
+      { allowInputRequired: true },
+    )) as { requestState?: string }
+    expect(typeof round.requestState).toBe('string')
+    await before.close()
+    await first.stop()
+    const key = await stat(join(first.stateDir, 'gateway-request-state.key'))
+    expect(key.mode & 0o777).toBe(0o600)
+
+    const second = await startDaemon(settings, { stateDir: first.stateDir })
+    await second.waitForStatus('new', 'ready')
+    const after = await manual(second)
+    const refused = await after
+      .callTool(
+        {
+          name: 'mcp_new_ask_user',
+          arguments: {},
+          inputResponses: { q0: { action: 'accept', content: { name: 'Ada' } } },
+          requestState: round.requestState,
+        } as never,
+        { allowInputRequired: true },
+      )
+      .catch((error: unknown) => error)
+    expect(refused).toBeInstanceOf(ProtocolError)
+    expect((refused as ProtocolError).message).toContain(
+      'is no longer waiting for them: it ended, or Ferry restarted; call mcp_new_ask_user again',
+    )
+    await after.close()
+  })
 })
