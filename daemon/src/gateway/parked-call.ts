@@ -32,7 +32,8 @@ export class ParkedCall {
   private asked = 0
   private outcome: { result: CallToolResult } | { error: unknown } | undefined
   private current: ServerContext | undefined
-  private wake: (() => void) | undefined
+  /** Rounds waiting for the result or a question (a client may retry twice at once). */
+  private readonly waiting = new Set<() => void>()
   private idle: NodeJS.Timeout | undefined
   /** Aborts the call: its client gave up or did not come back. */
   private readonly controller = new AbortController()
@@ -87,7 +88,7 @@ export class ParkedCall {
         },
         { once: true },
       )
-      this.wake?.()
+      this.wake()
     })
   }
 
@@ -123,8 +124,7 @@ export class ParkedCall {
           this.idle.unref()
           return { kind: 'questions', inputRequests }
         }
-        await new Promise<void>((resolve) => (this.wake = resolve))
-        this.wake = undefined
+        await new Promise<void>((resolve) => this.waiting.add(resolve))
       }
     } finally {
       this.current = undefined
@@ -147,6 +147,11 @@ export class ParkedCall {
       this.idle = setTimeout(() => this.onGone(), ROUND_WAIT_MS)
       this.idle.unref()
     }
-    this.wake?.()
+    this.wake()
+  }
+
+  private wake(): void {
+    for (const resume of this.waiting) resume()
+    this.waiting.clear()
   }
 }
