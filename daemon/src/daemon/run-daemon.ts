@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Ferry } from '../core/ferry.js'
 import { ErrorCode, errorMessage, FerryError } from '../errors.js'
+import { GatewayElicitation } from '../gateway/elicitation.js'
 import { Gateway } from '../gateway/endpoint.js'
 import { ListChanges } from '../gateway/list-changes.js'
 import { GatewayTokenStore } from '../gateway/token-store.js'
@@ -197,14 +198,17 @@ async function start(
   for (const problem of problems) log({ kind: 'gateway.tokens_damaged', problem })
   built.defer(() => gatewayTokens.close())
   const gatewaySettings = () => ferry.settings.gateway
+  const elicitation = await GatewayElicitation.open(options.stateDir, log)
   const gateway = new Gateway({
     ferry,
     sessions,
     log,
     webshellUrl: () => url,
     settings: gatewaySettings,
+    elicitation,
   })
   built.defer(() => gateway.close())
+  built.defer(() => elicitation.close())
   gatewayTokens.onRevoke((name) => gateway.endClient(name))
   const listChanges = new ListChanges(ferry, (lists) => gateway.listsChanged(lists), log)
   built.defer(() => listChanges.close())

@@ -18,6 +18,7 @@ import type { Log } from '../log.js'
 import type { ClientRef, TranscriptEvent } from '../protocol/index.js'
 import { DENIED_RESULT } from '../sessions/call-runner.js'
 import type { Session } from '../sessions/session.js'
+import type { ElicitationAsker } from '../mcp/elicitation-relay.js'
 import type { Sessions } from '../sessions/sessions.js'
 import type { ClientView } from './client-view.js'
 
@@ -75,6 +76,15 @@ export interface CallWatch {
   onEvent?: (event: TranscriptEvent, session: Session) => void
   /** True once the request was answered with a task: the call no longer belongs to it. */
   detached?: () => boolean
+}
+
+/** What the gateway's elicitation adds to a call (see elicitation.ts). */
+export interface GatewayCallHooks {
+  callId?: string
+  /** Who answers the server's questions during the call. */
+  elicit?: ElicitationAsker
+  /** The client's own user answers confirmations too (`--confirm-in-client`). */
+  callerCanAnswer?: boolean
 }
 
 /** The originator of a gateway client's events. */
@@ -156,12 +166,13 @@ export async function gatewayCall(
   ctx: ServerContext,
   watch: CallWatch = {},
   cancels?: SessionCancels,
+  hooks: GatewayCallHooks = {},
 ): Promise<CallToolResult> {
   const { sessions } = deps
   const detached = () => watch.detached?.() === true
   const entry = view.lookup(name)
   const session = await sessions.resolve(view.grant.session ?? undefined)
-  const callId = sessions.runner.newCallId()
+  const callId = hooks.callId ?? sessions.runner.newCallId()
   const relay = new ProgressRelay(ctx.mcpReq._meta?.progressToken, ctx, detached)
   let deniedBy: string | undefined
   let cancelledBy: ClientRef | null = null
@@ -191,6 +202,8 @@ export async function gatewayCall(
       client,
       callId,
       answerers: () => session.answererCount(),
+      elicit: hooks.elicit,
+      callerCanAnswer: hooks.callerCanAnswer,
     })
     // A client that gave up while its call was being set up cancels it as soon as it can be.
     if (ctx.mcpReq.signal.aborted || cancels?.has(ctx.mcpReq.id) === true) onGone()

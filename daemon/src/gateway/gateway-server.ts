@@ -6,6 +6,7 @@ import { ProtocolError, Server, type ServerContext } from '@modelcontextprotocol
 import type { Ferry } from '../core/ferry.js'
 import type { Log } from '../log.js'
 import type { Sessions } from '../sessions/sessions.js'
+import type { GatewayElicitation } from './elicitation.js'
 import { version } from '../version.js'
 import { ClientView } from './client-view.js'
 import {
@@ -24,6 +25,7 @@ export interface GatewayServerDeps {
   log: Log
   webshellUrl: () => string
   tasks: GatewayTasks
+  elicitation: GatewayElicitation
 }
 
 /** MCP's "Invalid params", which it gives for an unknown tool. */
@@ -55,6 +57,7 @@ export function gatewayServer(
         extensions: GatewayTasks.extensions,
       },
       instructions: GATEWAY_INSTRUCTIONS,
+      requestState: { verify: deps.elicitation.verify },
     },
   )
   server.setRequestHandler('tools/list', () => ({ tools: view.tools() }))
@@ -64,7 +67,16 @@ export function gatewayServer(
     const args = request.params.arguments ?? {}
     try {
       return await deps.tasks.call(server, ctx, view, (watch) =>
-        gatewayCall(deps, view, name, args, ctx, watch, cancels),
+        deps.elicitation.serve({
+          ...deps,
+          view,
+          server,
+          name,
+          args,
+          ctx,
+          run: (callCtx, hooks) =>
+            gatewayCall(deps, view, name, args, callCtx, watch, cancels, hooks),
+        }),
       )
     } catch (error) {
       if (!isUnknownTool(error)) throw error

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto'
 import {
   ProtocolError,
   type CallToolResult,
+  type InputRequiredResult,
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server'
@@ -77,12 +78,12 @@ export class GatewayTasks {
    * Runs one call; for a client that declared the extension, answers with a task as soon as the
    * call waits for a confirmation or has run `taskAfterMs`, and lets the call run on without it.
    */
-  async call(
+  async call<R extends CallToolResult | InputRequiredResult>(
     server: Server,
     ctx: ServerContext,
     view: ClientView,
-    run: (watch: CallWatch) => Promise<CallToolResult>,
-  ): Promise<CallToolResult> {
+    run: (watch: CallWatch) => Promise<R>,
+  ): Promise<R> {
     if (!declaresTasks(server, ctx)) return run({})
     let detached = false
     let timer: NodeJS.Timeout | undefined
@@ -126,7 +127,7 @@ export class GatewayTasks {
         owner,
       })
       // The SDK passes a `task` result through as it is; its types know only complete results.
-      return { resultType: 'task', ...wireTask(snapshot, view) } as unknown as CallToolResult
+      return { resultType: 'task', ...wireTask(snapshot, view) } as unknown as R
     } catch (error) {
       // Without a stored task there is nothing to poll: the client waits for the call instead.
       this.deps.log({ kind: 'gateway.task_unrecorded', error: errorMessage(error) })

@@ -21,6 +21,7 @@ import { isToolAllowed } from '../tools/registry.js'
 import { planConnect, type ConnectPlan } from './connect-plan.js'
 import { describeCallFailure } from './call-errors.js'
 import { describeConnectFailure } from './connect-errors.js'
+import { ElicitationRelay, type ElicitationAsker } from './elicitation-relay.js'
 import { listSide, listTools, type CacheMode, type Discovered, type SideList } from './discovery.js'
 import { remoteFaultOf } from './http-failures.js'
 import { RemoteRecovery } from './remote-recovery.js'
@@ -49,6 +50,8 @@ export interface CallOptions {
   signal?: AbortSignal | undefined
   timeoutMs?: number | undefined
   onProgress?: ((progress: Progress) => void) | undefined
+  /** Who is asked when the server elicits during this call; without it questions are declined. */
+  elicit?: ElicitationAsker | undefined
 }
 
 const noDiscovery: Discovered = { tools: [], prompts: [], resources: [], resourceTemplates: [] }
@@ -91,6 +94,7 @@ export class Connection {
   /** Warnings already reported, so a relisting or reconnect does not repeat them. */
   private readonly warned = new Set<string>()
   private readonly recovery: RemoteRecovery
+  private readonly elicitation: ElicitationRelay
 
   constructor(
     /** Replaced on reload when only fields outside the fingerprint changed. */
@@ -118,6 +122,9 @@ export class Connection {
       },
       down: (generation, reason) => this.markDown(generation, reason),
     })
+    this.elicitation = new ElicitationRelay(config.name, (tool, reason) =>
+      deps.log({ kind: 'server.elicitation_declined', server: config.name, tool, reason }),
+    )
   }
 
   get name(): string {
@@ -176,19 +183,17 @@ export class Connection {
     options: CallOptions = {},
   ): Promise<CallToolResult> {
     const timeout = options.timeoutMs ?? this.config.timeout
+    const call = this.elicitation.begin(tool, options.elicit)
     try {
-      return await this.recovery.run(
-        async (client) =>
-          (await client.callTool(
-            { name: tool, arguments: args },
-            {
-              signal: options.signal,
-              timeout,
-              resetTimeoutOnProgress: true,
-              maxTotalTimeout: timeout * MAX_TOTAL_TIMEOUT_FACTOR,
-              onprogress: (progress) => options.onProgress?.(progress),
-            },
-          )) as CallToolResult,
+      return await this.recovery.run((client) =>
+        this.elicitation.callTool(client, call, tool, args, {
+          signal: options.signal,
+          timeout,
+          resetTimeoutOnProgress: true,
+          maxTotalTimeout: timeout * MAX_TOTAL_TIMEOUT_FACTOR,
+          onprogress: (progress: Progress) => options.onProgress?.(progress),
+          allowInputRequired: true,
+        }),
       )
     } catch (error) {
       const closed = error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed
@@ -207,6 +212,8 @@ export class Connection {
               : `became unreachable (${this.downReason})`,
         unreachable: fault?.kind === 'down' ? fault.reason : undefined,
       })
+    } finally {
+      this.elicitation.end(call)
     }
   }
 
@@ -276,12 +283,17 @@ export class Connection {
     const generation = ++this.generation
     this.serverProcess.reset()
     const client = new Client(this.deps.clientInfo, {
-      capabilities: clientCapabilities(),
+      // Servers may ask for input (form elicitation); Ferry routes each question to its call.
+      capabilities: { ...clientCapabilities(), elicitation: { form: {} } },
       versionNegotiation:
         plan.kind === 'auto'
           ? { mode: 'auto', probe: { timeoutMs: plan.probeTimeoutMs, maxRetries: 0 } }
           : { mode: 'legacy' },
+      inputRequired: { autoFulfill: false },
     })
+    client.setRequestHandler('elicitation/create', (request, ctx) =>
+      this.elicitation.legacyRequest(request.params, ctx.mcpReq.signal),
+    )
     this.authChallenge = undefined
     client.onerror = (error) => {
       if (generation !== this.generation) return

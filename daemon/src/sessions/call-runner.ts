@@ -7,6 +7,7 @@ import type { Ferry } from '../core/ferry.js'
 import { ErrorCode, FerryError, toFerryError } from '../errors.js'
 import type { Log } from '../log.js'
 import type { CallToolResult, ClientRef, ConfirmationOutcome } from '../protocol/index.js'
+import type { ElicitationAsker } from '../mcp/elicitation-relay.js'
 import type { RegistryEntry } from '../tools/registry.js'
 import { UNANSWERABLE, type PermissionBroker, type ToolUnderCall } from './permission-broker.js'
 import type { Session } from './session.js'
@@ -24,6 +25,8 @@ export interface CallInput {
   callerCanAnswer?: boolean | undefined
   /** How many attached clients could answer, asked when a confirmation is needed. */
   answerers?: (() => number) | undefined
+  /** Who answers the server's elicitations during the call (a gateway client that can). */
+  elicit?: ElicitationAsker | undefined
 }
 
 /** The call needed no confirmation. */
@@ -95,6 +98,7 @@ export class CallRunner {
       const result = await this.ferry.call(entry, input.arguments, {
         signal: controller.signal,
         timeoutMs: input.timeoutMs,
+        elicit: input.elicit,
         onProgress: (p) =>
           void session
             .progress({

@@ -1,0 +1,232 @@
+// Elicitation through the gateway: a question an upstream server asks during a gateway call goes
+// to the calling client when it declared elicitation (legacy: `elicitation/create` on its
+// session; 2026-07-28: input-required rounds of the one call, linked by a signed `requestState`),
+// and is declined with the reason otherwise. Owns the state key and the calls between rounds.
+
+import { randomBytes } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  createRequestStateCodec,
+  inputRequired,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  type CallToolResult,
+  type ClientCapabilities,
+  type InputRequiredResult,
+  type RequestStateCodec,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server'
+import { writePrivateFile } from '../daemon/private-file.js'
+import type { Log } from '../log.js'
+import { declined, type ElicitationAsker } from '../mcp/elicitation-relay.js'
+import type { Session } from '../sessions/session.js'
+import type { Sessions } from '../sessions/sessions.js'
+import { confirmInClient } from './client-confirmation.js'
+import type { ClientView } from './client-view.js'
+import { gatewayClientRef, type GatewayCallHooks } from './gateway-call.js'
+import { ParkedCall, ROUND_WAIT_MS } from './parked-call.js'
+
+export const REQUEST_STATE_KEY_FILE = 'gateway-request-state.key'
+
+/** How long a legacy client's user has to answer one question. */
+export const LEGACY_ANSWER_MS = 600_000
+
+/** MCP's "Invalid params": what a retry gets whose call is no longer waiting. */
+const INVALID_PARAMS = -32602
+
+/** What a round's `requestState` carries (signed, readable by the client). */
+interface RoundState {
+  callId: string
+  tool: string
+}
+
+export interface ElicitationCall {
+  sessions: Sessions
+  log: Log
+  view: ClientView
+  /** The client's server instance: a legacy client's capabilities come from its `initialize`. */
+  server: Server
+  name: string
+  args: Record<string, unknown>
+  ctx: ServerContext
+  run: (ctx: ServerContext, hooks: GatewayCallHooks) => Promise<CallToolResult>
+}
+
+/** Form elicitation: a bare `elicitation: {}` means form, else `form` must be listed. */
+function declaresForm(capabilities: ClientCapabilities | undefined): boolean {
+  const elicitation = capabilities?.elicitation as Record<string, unknown> | undefined
+  if (typeof elicitation !== 'object' || elicitation === null) return false
+  return 'form' in elicitation || !('url' in elicitation)
+}
+
+/** Reads the state key, or makes one: 32 random bytes, only the owner may read them. */
+async function stateKey(stateDir: string, log: Log): Promise<Uint8Array> {
+  const path = join(stateDir, REQUEST_STATE_KEY_FILE)
+  const text = await readFile(path, 'utf8').catch(() => undefined)
+  if (text !== undefined && /^[0-9a-f]{64}$/.test(text.trim())) {
+    return Buffer.from(text.trim(), 'hex')
+  }
+  if (text !== undefined) log({ kind: 'gateway.request_state_key_replaced' })
+  const key = randomBytes(32)
+  await writePrivateFile(path, `${key.toString('hex')}\n`)
+  return key
+}
+
+export class GatewayElicitation {
+  private readonly parked = new Map<string, ParkedCall>()
+
+  private constructor(private readonly codec: RequestStateCodec<RoundState>) {}
+
+  static async open(stateDir: string, log: Log): Promise<GatewayElicitation> {
+    const codec = createRequestStateCodec<RoundState>({
+      key: await stateKey(stateDir, log),
+      ttlSeconds: ROUND_WAIT_MS / 1000,
+      // A round's state is good only for the client it was given to, on `tools/call`.
+      bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}`,
+    })
+    return new GatewayElicitation(codec)
+  }
+
+  /** For `ServerOptions.requestState.verify`: a tampered or expired state gets -32602. */
+  readonly verify = (state: string, ctx: ServerContext): Promise<RoundState> =>
+    this.codec.verify(state, ctx)
+
+  /** Serves one `tools/call`: a first round, a retry with answers, or a call with no questions. */
+  async serve(call: ElicitationCall): Promise<CallToolResult | InputRequiredResult> {
+    const state = call.ctx.mcpReq.requestState<RoundState>()
+    if (state !== undefined) return this.retry(call, state)
+    const { ctx, view } = call
+    // An unknown tool is refused before anything is set up for it.
+    view.lookup(call.name)
+    // A 2026-07-28 request carries the client's capabilities itself; a legacy one had them once.
+    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined
+    const modern = envelope?.[PROTOCOL_VERSION_META_KEY] !== undefined
+    const capabilities = modern
+      ? (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined)
+      : call.server.getClientCapabilities()
+    const callId = call.sessions.runner.newCallId()
+    const session = await call.sessions.resolve(view.grant.session ?? undefined)
+    const client = gatewayClientRef(view)
+    const why = !declaresForm(capabilities)
+      ? `${client.label} did not declare elicitation (form)`
+      : !modern && ctx.sessionId === undefined
+        ? `${client.label} has no session (its legacy requests are served statelessly), so a question cannot reach it`
+        : undefined
+    if (why !== undefined) {
+      const elicit = this.declining(session, call, why)
+      return call.run(ctx, { callId, elicit })
+    }
+    // With `--confirm-in-client` the client's user can answer, so nobody else need be attached.
+    const callerCanAnswer = view.grant.confirmInClient
+    if (!modern) {
+      const ask: ElicitationAsker = (question, signal) =>
+        ctx.mcpReq.elicitInput(
+          { mode: 'form', ...question },
+          { signal, timeout: LEGACY_ANSWER_MS, resetTimeoutOnProgress: true },
+        )
+      const hooks = { callId, elicit: this.forwarding(session, call, ask), callerCanAnswer }
+      return this.withConfirmation(call, session, callId, ask, () => call.run(ctx, hooks))
+    }
+    const parked = new ParkedCall(callId, call.name, view.grant.name, () =>
+      this.parked.delete(callId),
+    )
+    this.parked.set(callId, parked)
+    const ask: ElicitationAsker = (question, signal) => parked.ask(question, signal)
+    const callCtx = parked.callContext(ctx)
+    const hooks = { callId, elicit: this.forwarding(session, call, ask), callerCanAnswer }
+    parked.start(() =>
+      this.withConfirmation(call, session, callId, ask, () => call.run(callCtx, hooks)),
+    )
+    return this.round(parked, ctx)
+  }
+
+  /** The daemon stops: calls waiting for their clients end. */
+  close(): void {
+    for (const parked of [...this.parked.values()]) parked.abandoned()
+  }
+
+  private async retry(
+    call: ElicitationCall,
+    state: RoundState,
+  ): Promise<CallToolResult | InputRequiredResult> {
+    const found = this.parked.get(state.callId)
+    const parked = found?.client === call.view.grant.name ? found : undefined
+    if (parked === undefined) {
+      throw new ProtocolError(
+        INVALID_PARAMS,
+        `the call these answers belong to (${state.callId}) is no longer waiting for them: it ended, or Ferry restarted; call ${state.tool} again`,
+      )
+    }
+    if (call.name !== parked.tool) {
+      throw new ProtocolError(
+        INVALID_PARAMS,
+        `these answers belong to a call of ${parked.tool}, not ${call.name}; retry ${parked.tool} with them`,
+      )
+    }
+    parked.answer(call.ctx.mcpReq.inputResponses)
+    return this.round(parked, call.ctx)
+  }
+
+  private async round(
+    parked: ParkedCall,
+    ctx: ServerContext,
+  ): Promise<CallToolResult | InputRequiredResult> {
+    const outcome = await parked.round(ctx)
+    if (outcome.kind === 'result') return outcome.result
+    const requestState = await this.codec.mint({ callId: parked.callId, tool: parked.tool }, ctx)
+    return inputRequired({ inputRequests: outcome.inputRequests, requestState })
+  }
+
+  /** Confirmations asked of the client's user too, when its token says so. */
+  private withConfirmation(
+    call: ElicitationCall,
+    session: Session,
+    callId: string,
+    ask: ElicitationAsker,
+    run: () => Promise<CallToolResult>,
+  ): Promise<CallToolResult> {
+    if (!call.view.grant.confirmInClient) return run()
+    return confirmInClient({ ...call, session, callId, ask }, run)
+  }
+
+  /** Questions go to the client, and the transcript says so. */
+  private forwarding(
+    session: Session,
+    call: ElicitationCall,
+    ask: ElicitationAsker,
+  ): ElicitationAsker {
+    return (question, signal) => {
+      note(
+        session,
+        call,
+        'info',
+        `asked ${gatewayClientRef(call.view).label} for input: ${question.message}`,
+      )
+      return ask(question, signal)
+    }
+  }
+
+  private declining(session: Session, call: ElicitationCall, why: string): ElicitationAsker {
+    return () => {
+      note(session, call, 'warning', `asked for input, which was declined: ${why}`)
+      return Promise.resolve(declined(why))
+    }
+  }
+}
+
+function note(
+  session: Session,
+  call: ElicitationCall,
+  level: 'info' | 'warning',
+  text: string,
+): void {
+  const message = `the server of ${call.name} ${text}`
+  session
+    .emit({ type: 'notice', level, message }, null)
+    .catch((error: unknown) =>
+      call.log({ kind: 'gateway.notice_unrecorded', error: String(error) }),
+    )
+}

@@ -1,0 +1,157 @@
+// A 2026-07-28 gateway call that asks its client for input: the Ferry call keeps running between
+// the client's HTTP requests, and each `tools/call` round either returns the call's result or the
+// questions waiting for the client (an input-required result); the client's retry brings the
+// answers back to the same call. A client that does not come back in time cancels the call.
+
+import type {
+  CallToolResult,
+  ElicitResult,
+  InputRequests,
+  ServerContext,
+} from '@modelcontextprotocol/server'
+import { inputRequired } from '@modelcontextprotocol/server'
+import type { ElicitQuestion } from '../mcp/elicitation-relay.js'
+
+/** How long a call waits for its client to come back with answers (the state's lifetime too). */
+export const ROUND_WAIT_MS = 600_000
+
+/** What a round hands back to the client: the call's result, or questions to answer first. */
+export type RoundOutcome =
+  { kind: 'result'; result: CallToolResult } | { kind: 'questions'; inputRequests: InputRequests }
+
+interface Question {
+  question: ElicitQuestion
+  resolve: (answer: ElicitResult) => void
+}
+
+/** The synthetic progress token the call's own context carries; rewritten for each round. */
+const ROUND_TOKEN = 'ferry-round'
+
+export class ParkedCall {
+  private readonly questions = new Map<string, Question>()
+  private asked = 0
+  private outcome: { result: CallToolResult } | { error: unknown } | undefined
+  private current: ServerContext | undefined
+  /** Rounds waiting for the result or a question (a client may retry twice at once). */
+  private readonly waiting = new Set<() => void>()
+  private idle: NodeJS.Timeout | undefined
+  /** Aborts the call: its client gave up or did not come back. */
+  private readonly controller = new AbortController()
+
+  constructor(
+    readonly callId: string,
+    /** The tool as the client named it; a retry must name the same. */
+    readonly tool: string,
+    /** The gateway client whose call it is; nobody else's retry continues it. */
+    readonly client: string,
+    private readonly onGone: () => void,
+  ) {}
+
+  /** The context the call runs with: progress goes to whichever round is current. */
+  callContext(first: ServerContext): ServerContext {
+    const notify = async (notification: Parameters<ServerContext['mcpReq']['notify']>[0]) => {
+      const round = this.current
+      const token = round?.mcpReq._meta?.progressToken
+      if (round === undefined || token === undefined) return
+      const params = { ...notification.params, progressToken: token }
+      await round.mcpReq.notify({ ...notification, params } as typeof notification)
+    }
+    return {
+      ...first,
+      mcpReq: {
+        ...first.mcpReq,
+        _meta: { ...first.mcpReq._meta, progressToken: ROUND_TOKEN },
+        signal: this.controller.signal,
+        notify,
+      },
+    }
+  }
+
+  /** Runs the call; its settling ends any round waiting for it. */
+  start(run: () => Promise<CallToolResult>): void {
+    run().then(
+      (result) => this.settle({ result }),
+      (error: unknown) => this.settle({ error }),
+    )
+  }
+
+  /** Asks the client; resolves with its answer, or `cancel` once `signal` aborts. */
+  ask(question: ElicitQuestion, signal: AbortSignal): Promise<ElicitResult> {
+    return new Promise((resolve) => {
+      const key = `q${this.asked++}`
+      this.questions.set(key, { question, resolve })
+      signal.addEventListener(
+        'abort',
+        () => {
+          this.questions.delete(key)
+          resolve({ action: 'cancel' })
+        },
+        { once: true },
+      )
+      this.wake()
+    })
+  }
+
+  /** The client's answers of a retry; answers to questions no longer open are ignored. */
+  answer(responses: Record<string, unknown> | undefined): void {
+    for (const [key, response] of Object.entries(responses ?? {})) {
+      const open = this.questions.get(key)
+      if (open === undefined) continue
+      this.questions.delete(key)
+      open.resolve(response as ElicitResult)
+    }
+  }
+
+  /** Serves one `tools/call` request of the client: waits for the result or for questions. */
+  async round(ctx: ServerContext): Promise<RoundOutcome> {
+    clearTimeout(this.idle)
+    this.current = ctx
+    const gone = () => this.controller.abort()
+    ctx.mcpReq.signal.addEventListener('abort', gone, { once: true })
+    try {
+      for (;;) {
+        if (this.outcome !== undefined) {
+          this.onGone()
+          if ('error' in this.outcome) throw this.outcome.error
+          return { kind: 'result', result: this.outcome.result }
+        }
+        if (this.questions.size > 0) {
+          const inputRequests: InputRequests = {}
+          for (const [key, { question }] of this.questions) {
+            inputRequests[key] = inputRequired.elicit({ mode: 'form', ...question })
+          }
+          this.idle = setTimeout(() => this.abandoned(), ROUND_WAIT_MS)
+          this.idle.unref()
+          return { kind: 'questions', inputRequests }
+        }
+        await new Promise<void>((resolve) => this.waiting.add(resolve))
+      }
+    } finally {
+      this.current = undefined
+      ctx.mcpReq.signal.removeEventListener('abort', gone)
+    }
+  }
+
+  /** The daemon stops, or the client never came back: the call is cancelled. */
+  abandoned(): void {
+    clearTimeout(this.idle)
+    this.controller.abort()
+    this.onGone()
+  }
+
+  private settle(outcome: { result: CallToolResult } | { error: unknown }): void {
+    this.outcome = outcome
+    // A call that ends between rounds keeps its result until the client comes back for it.
+    if (this.current === undefined) {
+      clearTimeout(this.idle)
+      this.idle = setTimeout(() => this.onGone(), ROUND_WAIT_MS)
+      this.idle.unref()
+    }
+    this.wake()
+  }
+
+  private wake(): void {
+    for (const resume of this.waiting) resume()
+    this.waiting.clear()
+  }
+}
