@@ -6,6 +6,7 @@
 // the request was already answered with a task (tasks.ts): then only `tasks/cancel` ends it.
 
 import {
+  ProtocolError,
   isJSONRPCNotification,
   type CallToolResult,
   type ProgressToken,
@@ -232,6 +233,10 @@ export async function gatewayCall(
       )
     }
     if (failure.code === ErrorCode.Internal) throw failure
+    // A JSON-RPC error the server itself answered (a client capability it requires, arguments it
+    // refuses) reaches the client as the server gave it, code and data included.
+    const own: unknown = failure.code === ErrorCode.UpstreamError ? failure.cause : undefined
+    if (own instanceof ProtocolError) throw own
     return errorResult(failure.message)
   } finally {
     relay.answered()
