@@ -7,6 +7,7 @@ import type { Ferry } from '../core/ferry.js'
 import type { Log } from '../log.js'
 import type { Sessions } from '../sessions/sessions.js'
 import { version } from '../version.js'
+import type { ArgumentCheck } from './argument-check.js'
 import { ClientView } from './client-view.js'
 import { gatewayCall, gatewayClientRef, isUnknownTool } from './gateway-call.js'
 import type { GatewayGrant } from './token-store.js'
@@ -16,6 +17,7 @@ export interface GatewayServerDeps {
   sessions: Sessions
   log: Log
   webshellUrl: () => string
+  argumentCheck: ArgumentCheck
 }
 
 /** MCP's "Invalid params", which it gives for an unknown tool. */
@@ -44,6 +46,12 @@ export function gatewayServer(deps: GatewayServerDeps, grant: GatewayGrant): Ser
     const { name } = request.params
     const args = request.params.arguments ?? {}
     try {
+      const problem = deps.argumentCheck.problem(view.lookup(name).definition, args)
+      if (problem !== undefined) {
+        const message = `arguments for ${name} do not fit its input schema: ${problem}; see the tool's inputSchema in tools/list`
+        await refused(deps, view, name, message)
+        throw new ProtocolError(INVALID_PARAMS, message)
+      }
       return await gatewayCall(deps, view, name, args, ctx)
     } catch (error) {
       if (!isUnknownTool(error)) throw error
