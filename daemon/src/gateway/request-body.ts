@@ -14,12 +14,15 @@ const PARSE_ERROR = -32700
 const INVALID_REQUEST = -32600
 const REFUSED = -32000
 
+/** Sent before the body was read to its end, so the connection cannot carry another request. */
 function tooLarge(): Response {
-  return jsonRpcError(
+  const response = jsonRpcError(
     413,
     REFUSED,
     `Payload Too Large: the body is over ${MAX_BODY_BYTES} bytes (1 MiB), the limit of /mcp; send a smaller message`,
   )
+  response.headers.set('Connection', 'close')
+  return response
 }
 
 async function readLimited(request: Request): Promise<string | undefined> {
