@@ -215,6 +215,14 @@ describe('who may use the gateway', () => {
     expect(json.stdout).not.toContain(token)
     expect(infos.some((entry) => 'hash' in entry || 'token' in entry)).toBe(false)
 
+    const asJson = await daemon.cli(['gateway', 'token', 'create', 'auth-cli-json', '--json'])
+    expect(asJson.code).toBe(0)
+    expect(JSON.parse(asJson.stdout)).toMatchObject({
+      token: expect.stringMatching(/^fgw_/),
+      info: { name: 'auth-cli-json', servers: ['*'], lastUsedAt: null },
+      url: `${daemon.info.url}mcp`,
+    })
+
     const again = await daemon.cli(['gateway', 'token', 'create', 'auth-cli'])
     expect(again.code).not.toBe(0)
     expect(again.stdout).toBe('')

@@ -14,18 +14,25 @@ const PARSE_ERROR = -32700
 const INVALID_REQUEST = -32600
 const REFUSED = -32000
 
-/** Sent before the body was read to its end, so the connection cannot carry another request. */
-function tooLarge(): Response {
+/**
+ * A body over the limit is still read (and dropped) up to this size before the answer, so a client
+ * still sending it reads the 413 instead of meeting a closed connection; past it the connection
+ * closes.
+ */
+const DRAIN_BYTES = 16 * MAX_BODY_BYTES
+
+function tooLarge(drained: boolean): Response {
   const response = jsonRpcError(
     413,
     REFUSED,
     `Payload Too Large: the body is over ${MAX_BODY_BYTES} bytes (1 MiB), the limit of /mcp; send a smaller message`,
   )
-  response.headers.set('Connection', 'close')
+  if (!drained) response.headers.set('Connection', 'close')
   return response
 }
 
-async function readLimited(request: Request): Promise<string | undefined> {
+/** The body as text, or a 413 once it passes the limit. */
+async function readLimited(request: Request): Promise<string | Response> {
   const reader = request.body?.getReader()
   if (reader === undefined) return ''
   const chunks: Uint8Array[] = []
@@ -34,12 +41,13 @@ async function readLimited(request: Request): Promise<string | undefined> {
     const { done, value } = await reader.read()
     if (done) break
     size += value.byteLength
-    if (size > MAX_BODY_BYTES) {
+    if (size > DRAIN_BYTES) {
       await reader.cancel().catch(() => {})
-      return undefined
+      return tooLarge(false)
     }
-    chunks.push(value)
+    if (size <= MAX_BODY_BYTES) chunks.push(value)
   }
+  if (size > MAX_BODY_BYTES) return tooLarge(true)
   return Buffer.concat(chunks).toString('utf8')
 }
 
@@ -56,11 +64,11 @@ export async function readMessage(
       ),
     }
   }
-  if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) {
-    return { refusal: tooLarge() }
+  if (Number(request.headers.get('content-length') ?? 0) > DRAIN_BYTES) {
+    return { refusal: tooLarge(false) }
   }
   const text = await readLimited(request)
-  if (text === undefined) return { refusal: tooLarge() }
+  if (text instanceof Response) return { refusal: text }
   if (text.trim() === '') {
     return {
       refusal: jsonRpcError(
