@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto'
 import {
   createMcpHandler,
+  isInitializeRequest,
   isLegacyRequest,
   legacyStatelessFallback,
   type AuthInfo,
@@ -19,6 +20,8 @@ import type { GatewaySettings } from '../config/types.js'
 import { errorMessage } from '../errors.js'
 import { MAX_BODY_BYTES } from '../http/guards.js'
 import { SessionCancels } from './gateway-call.js'
+import { ArgumentCheck } from './argument-check.js'
+import { jsonRpcError, readMessage } from './request-body.js'
 import { gatewayServer, type GatewayServerDeps } from './gateway-server.js'
 import { GatewayTasks } from './tasks.js'
 import type { ListKind } from './list-changes.js'
@@ -35,14 +38,11 @@ interface LegacySession {
   lastUsed: number
 }
 
-export interface GatewayDeps extends Omit<GatewayServerDeps, 'tasks'> {
+export interface GatewayDeps extends Omit<GatewayServerDeps, 'tasks' | 'argumentCheck'> {
   settings: () => GatewaySettings
 }
 
-/** A JSON-RPC error answer with no id, as the transports give for a request they refuse. */
-export function jsonRpcError(status: number, code: number, message: string): Response {
-  return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status })
-}
+export { jsonRpcError }
 
 function authInfoOf(grant: GatewayGrant): AuthInfo {
   return { token: '', clientId: grant.name, scopes: [], extra: { grant } }
@@ -63,7 +63,11 @@ export class Gateway {
   private readonly serverDeps: GatewayServerDeps
 
   constructor(private readonly deps: GatewayDeps) {
-    const serverDeps = { ...deps, tasks: new GatewayTasks(deps) }
+    const serverDeps = {
+      ...deps,
+      tasks: new GatewayTasks(deps),
+      argumentCheck: new ArgumentCheck(deps.log),
+    }
     this.serverDeps = serverDeps
     const factory = (ctx: McpRequestContext) => gatewayServer(serverDeps, grantOf(ctx))
     const onerror = (error: Error) =>
@@ -82,15 +86,33 @@ export class Gateway {
 
   /** Serves one authenticated request. */
   async fetch(request: Request, grant: GatewayGrant): Promise<Response> {
-    const options = { authInfo: authInfoOf(grant) }
+    let parsedBody: unknown
+    if (request.method === 'POST') {
+      const read = await readMessage(request)
+      if ('refusal' in read) return read.refusal
+      parsedBody = read.message
+    }
+    const options = {
+      authInfo: authInfoOf(grant),
+      ...(parsedBody === undefined ? {} : { parsedBody }),
+    }
     const { phase } = this.deps.settings()
     if (phase === 3) return this.modern.fetch(request, options)
-    const legacy = await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_BODY_BYTES })
+    const legacy = await isLegacyRequest(request, parsedBody, {
+      maxRequestBodySize: MAX_BODY_BYTES,
+    })
     if (!legacy) return this.modern.fetch(request, options)
     const sessionId = request.headers.get('mcp-session-id')
-    if (sessionId !== null) return this.inSession(sessionId, request, grant)
+    if (sessionId !== null) return this.inSession(sessionId, request, grant, parsedBody)
     if (phase === 2) return this.stateless(request, options)
-    return this.openSession(request, grant)
+    if (!isInitializeRequest(parsedBody)) {
+      return jsonRpcError(
+        400,
+        -32000,
+        'Bad Request: no session; a 2025-era client sends initialize first, then the Mcp-Session-Id header it gets back with every request',
+      )
+    }
+    return this.openSession(request, grant, parsedBody)
   }
 
   /** Tells every client that listens which lists changed, so it lists them again. */
@@ -121,7 +143,12 @@ export class Gateway {
     await this.modern.close()
   }
 
-  private inSession(id: string, request: Request, grant: GatewayGrant): Promise<Response> {
+  private inSession(
+    id: string,
+    request: Request,
+    grant: GatewayGrant,
+    parsedBody: unknown,
+  ): Promise<Response> {
     const session = this.legacy.get(id)
     if (
       session !== undefined &&
@@ -140,10 +167,14 @@ export class Gateway {
       )
     }
     session.lastUsed = Date.now()
-    return session.transport.handleRequest(request, { authInfo: authInfoOf(grant) })
+    return session.transport.handleRequest(request, { authInfo: authInfoOf(grant), parsedBody })
   }
 
-  private async openSession(request: Request, grant: GatewayGrant): Promise<Response> {
+  private async openSession(
+    request: Request,
+    grant: GatewayGrant,
+    parsedBody: unknown,
+  ): Promise<Response> {
     const cancels = new SessionCancels()
     const server = gatewayServer(this.serverDeps, grant, cancels)
     const transport: WebStandardStreamableHTTPServerTransport =
@@ -159,7 +190,10 @@ export class Gateway {
       })
     await server.connect(transport)
     cancels.watch(transport)
-    const response = await transport.handleRequest(request, { authInfo: authInfoOf(grant) })
+    const response = await transport.handleRequest(request, {
+      authInfo: authInfoOf(grant),
+      parsedBody,
+    })
     // A request that did not open a session (not `initialize`, or refused) leaves nothing behind.
     if (transport.sessionId === undefined) void server.close().catch(() => {})
     return response

@@ -8,6 +8,7 @@ import type { Log } from '../log.js'
 import type { Sessions } from '../sessions/sessions.js'
 import type { GatewayElicitation } from './elicitation.js'
 import { version } from '../version.js'
+import type { ArgumentCheck } from './argument-check.js'
 import { ClientView } from './client-view.js'
 import {
   gatewayCall,
@@ -26,6 +27,7 @@ export interface GatewayServerDeps {
   webshellUrl: () => string
   tasks: GatewayTasks
   elicitation: GatewayElicitation
+  argumentCheck: ArgumentCheck
 }
 
 /** MCP's "Invalid params", which it gives for an unknown tool. */
@@ -66,6 +68,12 @@ export function gatewayServer(
     const { name } = request.params
     const args = request.params.arguments ?? {}
     try {
+      const problem = deps.argumentCheck.problem(view.lookup(name).definition, args)
+      if (problem !== undefined) {
+        const message = `arguments for ${name} do not fit its input schema: ${problem}; see the tool's inputSchema in tools/list`
+        await refused(deps, view, name, message)
+        throw new ProtocolError(INVALID_PARAMS, message)
+      }
       return await deps.tasks.call(server, ctx, view, (watch) =>
         deps.elicitation.serve({
           ...deps,

@@ -6,6 +6,7 @@ import type { HttpBindings } from '@hono/node-server'
 import type { Context, MiddlewareHandler } from 'hono'
 import type { z } from 'zod'
 import { ErrorCode, FerryError } from '../errors.js'
+import { GATEWAY_TOKEN_PREFIX } from '../gateway/token-store.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 
@@ -50,7 +51,7 @@ export function bearerAuth(token: string): MiddlewareHandler {
     if (match === null || !tokenMatches(match[1] as string, token)) {
       throw new FerryError(
         ErrorCode.Unauthorized,
-        match?.[1]?.startsWith('fgw_') === true
+        match?.[1]?.startsWith(GATEWAY_TOKEN_PREFIX) === true
           ? 'a gateway token opens /mcp only; the API takes the admin token'
           : 'missing or invalid token',
       )

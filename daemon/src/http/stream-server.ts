@@ -6,10 +6,13 @@ import type { IncomingMessage, Server } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
+import { ErrorCode } from '../errors.js'
+import { GATEWAY_TOKEN_PREFIX } from '../gateway/token-store.js'
 import type { Log } from '../log.js'
 import { CLOSE_SHUTTING_DOWN, STREAM_AUTH_PREFIX, STREAM_PROTOCOL } from '../protocol/index.js'
 import type { Sessions } from '../sessions/sessions.js'
 import type { ConnectionGuard } from './connection-guard.js'
+import { errorBody } from './error-response.js'
 import { tokenMatches } from './guards.js'
 import { StreamConnection } from './stream-connection.js'
 
@@ -27,8 +30,15 @@ export interface StreamDeps {
   connections?: ConnectionGuard
 }
 
-function refuse(socket: Duplex, status: number, reason: string): void {
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
+function refuse(socket: Duplex, status: number, reason: string, message?: string): void {
+  if (message === undefined) {
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
+    return
+  }
+  const body = JSON.stringify(errorBody(ErrorCode.Unauthorized, message))
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  )
 }
 
 function offeredProtocols(request: IncomingMessage): string[] {
@@ -58,7 +68,14 @@ export function attachStream(server: Server, deps: StreamDeps): { close(): void 
     const auth = offered.find((protocol) => protocol.startsWith(STREAM_AUTH_PREFIX))
     const token = auth?.slice(STREAM_AUTH_PREFIX.length) ?? ''
     if (!offered.includes(STREAM_PROTOCOL) || !tokenMatches(token, deps.token)) {
-      return refuse(socket, 401, 'Unauthorized')
+      return refuse(
+        socket,
+        401,
+        'Unauthorized',
+        token.startsWith(GATEWAY_TOKEN_PREFIX)
+          ? 'a gateway token opens /mcp only; the stream takes the admin token'
+          : 'missing or invalid token',
+      )
     }
     deps.connections?.authenticated(socket as Socket)
     wss.handleUpgrade(request, socket, head, (ws: WebSocket) => {

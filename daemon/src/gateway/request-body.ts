@@ -1,0 +1,103 @@
+// The body of one POST to `/mcp`, read once under the size limit and parsed, so the era check and
+// the leg that serves the request see the same value, and a body Ferry cannot serve is refused
+// with the JSON-RPC error the transports give and a message that says what to send instead.
+
+import { isJsonContentType } from '@modelcontextprotocol/server'
+import { MAX_BODY_BYTES } from '../http/guards.js'
+
+/** A JSON-RPC error answer with no id, as the transports give for a request they refuse. */
+export function jsonRpcError(status: number, code: number, message: string): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status })
+}
+
+const PARSE_ERROR = -32700
+const INVALID_REQUEST = -32600
+const REFUSED = -32000
+
+/**
+ * A body over the limit is still read (and dropped) up to this size before the answer, so a client
+ * still sending it reads the 413 instead of meeting a closed connection; past it the connection
+ * closes.
+ */
+const DRAIN_BYTES = 16 * MAX_BODY_BYTES
+
+function tooLarge(drained: boolean): Response {
+  const response = jsonRpcError(
+    413,
+    REFUSED,
+    `Payload Too Large: the body is over ${MAX_BODY_BYTES} bytes (1 MiB), the limit of /mcp; send a smaller message`,
+  )
+  if (!drained) response.headers.set('Connection', 'close')
+  return response
+}
+
+/** The body as text, or a 413 once it passes the limit. */
+async function readLimited(request: Request): Promise<string | Response> {
+  const reader = request.body?.getReader()
+  if (reader === undefined) return ''
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > DRAIN_BYTES) {
+      await reader.cancel().catch(() => {})
+      return tooLarge(false)
+    }
+    if (size <= MAX_BODY_BYTES) chunks.push(value)
+  }
+  if (size > MAX_BODY_BYTES) return tooLarge(true)
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+/** The parsed JSON-RPC message of a POST, or the answer that refuses it. */
+export async function readMessage(
+  request: Request,
+): Promise<{ message: unknown } | { refusal: Response }> {
+  if (!isJsonContentType(request.headers.get('content-type'))) {
+    return {
+      refusal: jsonRpcError(
+        415,
+        REFUSED,
+        'Unsupported Media Type: send one JSON-RPC message as Content-Type: application/json',
+      ),
+    }
+  }
+  if (Number(request.headers.get('content-length') ?? 0) > DRAIN_BYTES) {
+    return { refusal: tooLarge(false) }
+  }
+  const text = await readLimited(request)
+  if (text instanceof Response) return { refusal: text }
+  if (text.trim() === '') {
+    return {
+      refusal: jsonRpcError(
+        400,
+        PARSE_ERROR,
+        'Parse error: the body is empty; send one JSON-RPC message',
+      ),
+    }
+  }
+  let message: unknown
+  try {
+    message = JSON.parse(text)
+  } catch (error) {
+    return {
+      refusal: jsonRpcError(
+        400,
+        PARSE_ERROR,
+        `Parse error: the body is not valid JSON (${(error as Error).message}); send one JSON-RPC message`,
+      ),
+    }
+  }
+  if (Array.isArray(message)) {
+    return {
+      refusal: jsonRpcError(
+        400,
+        INVALID_REQUEST,
+        'Invalid Request: JSON-RPC batches are not accepted; send each message in its own POST',
+      ),
+    }
+  }
+  return { message }
+}
