@@ -2,14 +2,16 @@
 // the same server called directly and against mcp-proxy serving it, all in one run; then 20
 // concurrent clients, and the daemon's memory with 100 legacy sessions open.
 
-import { startMcpProxy } from './mcp-proxy-server.js'
+import { startMcpProxy, type McpProxy } from './mcp-proxy-server.js'
 import {
+  cpuMs,
   ERAS,
   httpClient,
   startGatewayDaemon,
   stdioClient,
   type EchoClient,
   type Era,
+  type GatewayDaemon,
 } from './gateway-targets.js'
 import { ms, percentile } from './stats.js'
 
@@ -26,30 +28,44 @@ interface Target {
   via: 'direct' | 'ferry' | 'mcp-proxy'
   client: EchoClient
   samples: number[]
+  /** The process between client and server, whose CPU time per call is counted. */
+  pid?: number
+  cpu: number
 }
 
 async function timeBlock(target: Target, count: number): Promise<void> {
+  const cpuBefore = target.pid === undefined ? 0 : cpuMs(target.pid)
   for (let i = 0; i < count; i++) {
     const started = performance.now()
     await target.client.call()
     target.samples.push(performance.now() - started)
   }
+  if (target.pid !== undefined) target.cpu += cpuMs(target.pid) - cpuBefore
 }
 
 function summary(samples: number[]): { p50: number; p99: number } {
   return { p50: percentile(samples, 50), p99: percentile(samples, 99) }
 }
 
-async function benchLatency(ferryConnect: (era: Era) => Promise<EchoClient>, proxyUrl: string) {
+async function benchLatency(ferry: GatewayDaemon, proxy: McpProxy) {
   const targets: Target[] = []
   for (const era of ERAS) {
-    targets.push({ era, via: 'direct', client: await stdioClient(era), samples: [] })
-    targets.push({ era, via: 'ferry', client: await ferryConnect(era), samples: [] })
+    targets.push({ era, via: 'direct', client: await stdioClient(era), samples: [], cpu: 0 })
+    targets.push({
+      era,
+      via: 'ferry',
+      client: await ferry.connect(era),
+      samples: [],
+      pid: ferry.daemon.child.pid as number,
+      cpu: 0,
+    })
     targets.push({
       era,
       via: 'mcp-proxy',
-      client: await httpClient(proxyUrl, era, 'echo'),
+      client: await httpClient(proxy.url, era, 'echo'),
       samples: [],
+      pid: proxy.pid,
+      cpu: 0,
     })
   }
   try {
@@ -65,8 +81,8 @@ async function benchLatency(ferryConnect: (era: Era) => Promise<EchoClient>, pro
   )
   const added: Record<string, { p50: number; p99: number }> = {}
   for (const era of ERAS) {
-    const of = (via: Target['via']) =>
-      summary(targets.find((t) => t.era === era && t.via === via)?.samples ?? [])
+    const target = (via: Target['via']) => targets.find((t) => t.era === era && t.via === via)
+    const of = (via: Target['via']) => summary(target(via)?.samples ?? [])
     const direct = of('direct')
     console.log(
       `  ${era.padEnd(6)} direct over stdio   p50 ${ms(direct.p50)}  p99 ${ms(direct.p99)}`,
@@ -76,7 +92,7 @@ async function benchLatency(ferryConnect: (era: Era) => Promise<EchoClient>, pro
       const extra = { p50: through.p50 - direct.p50, p99: through.p99 - direct.p99 }
       added[`${era} ${via}`] = extra
       console.log(
-        `  ${era.padEnd(6)} through ${via.padEnd(10)}  p50 ${ms(through.p50)}  p99 ${ms(through.p99)}  added p50 ${ms(extra.p50)}  p99 ${ms(extra.p99)}`,
+        `  ${era.padEnd(6)} through ${via.padEnd(10)}  p50 ${ms(through.p50)}  p99 ${ms(through.p99)}  added p50 ${ms(extra.p50)}  p99 ${ms(extra.p99)}  its CPU ${ms((target(via)?.cpu ?? 0) / CALLS)} per call`,
       )
     }
   }
@@ -154,7 +170,7 @@ export async function benchGateway(): Promise<void> {
   try {
     const ferry = await startGatewayDaemon()
     try {
-      await benchLatency(ferry.connect, proxy.url)
+      await benchLatency(ferry, proxy)
       console.log(
         `gateway: ${LOAD_CLIENTS} concurrent clients × ${LOAD_CALLS} sequential calls each`,
       )

@@ -4,12 +4,20 @@
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
+import { readFileSync } from 'node:fs'
 import type { GatewayTokenCreateResponse } from '../protocol/index.js'
 import { fixtureEntry, fixtureServer, startBenchDaemon, type BenchDaemon } from './bench-env.js'
 
 export type Era = 'legacy' | 'modern'
 
 export const ERAS: Era[] = ['legacy', 'modern']
+
+/** CPU time (user and system) a process has used, in ms, from `/proc`. */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+  // utime and stime, the 14th and 15th fields, in clock ticks of 10 ms.
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
 
 /** One connected client and the call the benchmarks time. */
 export interface EchoClient {

@@ -11,6 +11,7 @@ const proxyBin = fileURLToPath(new URL('bin/mcp-proxy.mjs', import.meta.resolve(
 
 export interface McpProxy {
   url: string
+  pid: number
   rssMb(): Promise<number>
   stop(): Promise<void>
 }
@@ -56,6 +57,7 @@ export async function startMcpProxy(): Promise<McpProxy> {
   }
   return {
     url: `${base}/mcp`,
+    pid: child.pid as number,
     async rssMb() {
       const status = await readFile(`/proc/${child.pid}/status`, 'utf8').catch(() => '')
       return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024

@@ -19,6 +19,8 @@ import type { GatewaySettings } from '../config/types.js'
 import { errorMessage } from '../errors.js'
 import { MAX_BODY_BYTES } from '../http/guards.js'
 import { gatewayServer, type GatewayServerDeps } from './gateway-server.js'
+import { jsonBody } from './json-body.js'
+import { settledResponse } from './settled-response.js'
 import type { GatewayGrant } from './token-store.js'
 
 /** How often idle legacy sessions are looked for. */
@@ -75,16 +77,24 @@ export class Gateway {
   }
 
   /** Serves one authenticated request. */
-  async fetch(request: Request, grant: GatewayGrant): Promise<Response> {
-    const options = { authInfo: authInfoOf(grant) }
+  async fetch(raw: Request, grant: GatewayGrant): Promise<Response> {
+    const { request, parsedBody } = await jsonBody(raw, MAX_BODY_BYTES)
+    const response = await this.serve(request, grant, parsedBody)
+    return raw.method === 'POST' ? settledResponse(response) : response
+  }
+
+  private async serve(request: Request, grant: GatewayGrant, parsedBody: unknown) {
+    const options = { authInfo: authInfoOf(grant), parsedBody }
     const { phase } = this.deps.settings()
     if (phase === 3) return this.modern.fetch(request, options)
-    const legacy = await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_BODY_BYTES })
+    const legacy = await isLegacyRequest(request, parsedBody, {
+      maxRequestBodySize: MAX_BODY_BYTES,
+    })
     if (!legacy) return this.modern.fetch(request, options)
     const sessionId = request.headers.get('mcp-session-id')
-    if (sessionId !== null) return this.inSession(sessionId, request, grant)
+    if (sessionId !== null) return this.inSession(sessionId, request, grant, parsedBody)
     if (phase === 2) return this.stateless(request, options)
-    return this.openSession(request, grant)
+    return this.openSession(request, grant, parsedBody)
   }
 
   /** Tells every client that re-lists that the tools changed. */
@@ -109,7 +119,12 @@ export class Gateway {
     await this.modern.close()
   }
 
-  private inSession(id: string, request: Request, grant: GatewayGrant): Promise<Response> {
+  private inSession(
+    id: string,
+    request: Request,
+    grant: GatewayGrant,
+    parsedBody: unknown,
+  ): Promise<Response> {
     const session = this.legacy.get(id)
     if (
       session !== undefined &&
@@ -128,10 +143,14 @@ export class Gateway {
       )
     }
     session.lastUsed = Date.now()
-    return session.transport.handleRequest(request, { authInfo: authInfoOf(grant) })
+    return session.transport.handleRequest(request, { authInfo: authInfoOf(grant), parsedBody })
   }
 
-  private async openSession(request: Request, grant: GatewayGrant): Promise<Response> {
+  private async openSession(
+    request: Request,
+    grant: GatewayGrant,
+    parsedBody: unknown,
+  ): Promise<Response> {
     const server = gatewayServer(this.deps, grant)
     const transport: WebStandardStreamableHTTPServerTransport =
       new WebStandardStreamableHTTPServerTransport({
@@ -145,7 +164,10 @@ export class Gateway {
         },
       })
     await server.connect(transport)
-    const response = await transport.handleRequest(request, { authInfo: authInfoOf(grant) })
+    const response = await transport.handleRequest(request, {
+      authInfo: authInfoOf(grant),
+      parsedBody,
+    })
     // A request that did not open a session (not `initialize`, or refused) leaves nothing behind.
     if (transport.sessionId === undefined) void server.close().catch(() => {})
     return response
