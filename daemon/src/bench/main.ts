@@ -3,6 +3,7 @@
 // Names pick benchmarks to run; without any, all of them run in this order.
 
 import { benchCallOverhead } from './call-overhead.js'
+import { benchGateway } from './gateway-bench.js'
 import { benchProbeFloor } from './probe-floor.js'
 import { benchProgressFlood } from './progress-flood.js'
 import { benchDurability, benchFanOut, benchLargeSessions } from './sessions-bench.js'
@@ -25,6 +26,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'event-to-screen': benchWebShellEvents,
   'app-start': benchWebShellApps,
   'webshell-tools': benchWebShellTools,
+  gateway: benchGateway,
 }
 
 const wanted = process.argv.slice(2)

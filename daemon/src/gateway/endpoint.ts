@@ -25,6 +25,7 @@ import { jsonRpcError, readMessage } from './request-body.js'
 import { gatewayServer, type GatewayServerDeps } from './gateway-server.js'
 import { GatewayTasks } from './tasks.js'
 import type { ListKind } from './list-changes.js'
+import { settledResponse } from './settled-response.js'
 import type { GatewayGrant } from './token-store.js'
 
 /** How often idle legacy sessions are looked for. */
@@ -92,6 +93,11 @@ export class Gateway {
       if ('refusal' in read) return read.refusal
       parsedBody = read.message
     }
+    const response = await this.serve(request, grant, parsedBody)
+    return request.method === 'POST' ? settledResponse(response) : response
+  }
+
+  private async serve(request: Request, grant: GatewayGrant, parsedBody: unknown) {
     const options = {
       authInfo: authInfoOf(grant),
       ...(parsedBody === undefined ? {} : { parsedBody }),

@@ -131,6 +131,9 @@ export class Session {
 
   /** Stored events after `afterSeq`, oldest first. */
   eventsAfter(afterSeq: number, limit = Number.POSITIVE_INFINITY): TranscriptEvent[] {
+    // A subscriber that starts at the head (every gateway call does) must not cost a scan of
+    // the whole history.
+    if (afterSeq >= this.storedHead) return []
     const out: TranscriptEvent[] = []
     for (const event of this.events) {
       if (event.seq > this.storedHead || out.length >= limit) break
