@@ -86,10 +86,14 @@ export class Gateway {
   }
 
   /** Serves one authenticated request. */
-  async fetch(request: Request, grant: GatewayGrant): Promise<Response> {
+  async fetch(
+    request: Request,
+    grant: GatewayGrant,
+    incoming?: AsyncIterable<Uint8Array>,
+  ): Promise<Response> {
     let parsedBody: unknown
     if (request.method === 'POST') {
-      const read = await readMessage(request)
+      const read = await readMessage(request, incoming)
       if ('refusal' in read) return read.refusal
       parsedBody = read.message
     }

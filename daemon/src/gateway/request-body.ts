@@ -31,29 +31,27 @@ function tooLarge(drained: boolean): Response {
   return response
 }
 
-/** The body as text, or a 413 once it passes the limit. */
-async function readLimited(request: Request): Promise<string | Response> {
-  const reader = request.body?.getReader()
-  if (reader === undefined) return ''
+/** The body as text, or a 413 once it passes the limit; leaving the loop early ends the stream. */
+async function readLimited(source: AsyncIterable<Uint8Array> | null): Promise<string | Response> {
+  if (source === null) return ''
   const chunks: Uint8Array[] = []
   let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
+  for await (const value of source) {
     size += value.byteLength
-    if (size > DRAIN_BYTES) {
-      await reader.cancel().catch(() => {})
-      return tooLarge(false)
-    }
+    if (size > DRAIN_BYTES) return tooLarge(false)
     if (size <= MAX_BODY_BYTES) chunks.push(value)
   }
   if (size > MAX_BODY_BYTES) return tooLarge(true)
   return Buffer.concat(chunks).toString('utf8')
 }
 
-/** The parsed JSON-RPC message of a POST, or the answer that refuses it. */
+/**
+ * The parsed JSON-RPC message of a POST, or the answer that refuses it. Under @hono/node-server the
+ * body is read from Node's request (`incoming`), much cheaper than the fetch Request's stream.
+ */
 export async function readMessage(
   request: Request,
+  incoming?: AsyncIterable<Uint8Array>,
 ): Promise<{ message: unknown } | { refusal: Response }> {
   if (!isJsonContentType(request.headers.get('content-type'))) {
     return {
@@ -67,7 +65,7 @@ export async function readMessage(
   if (Number(request.headers.get('content-length') ?? 0) > DRAIN_BYTES) {
     return { refusal: tooLarge(false) }
   }
-  const text = await readLimited(request)
+  const text = await readLimited(incoming ?? request.body)
   if (text instanceof Response) return { refusal: text }
   if (text.trim() === '') {
     return {

@@ -58,8 +58,8 @@ export function mountMcpRoute(app: Hono, deps: McpRouteDeps): void {
         'unknown or revoked gateway token; see `ferry gateway token list`, or create one with `ferry gateway token create <client-name>`',
       )
     }
-    const socket = (c.env as Partial<HttpBindings> | undefined)?.incoming?.socket
-    if (socket !== undefined) deps.connections?.authenticated(socket)
-    return deps.gateway.fetch(c.req.raw, grant)
+    const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming
+    if (incoming !== undefined) deps.connections?.authenticated(incoming.socket)
+    return deps.gateway.fetch(c.req.raw, grant, incoming)
   })
 }
