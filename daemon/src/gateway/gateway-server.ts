@@ -97,7 +97,7 @@ export function gatewayServer(
 }
 
 /** A call that named a tool and was refused before it ran is still part of the record. */
-async function refused(
+export async function refused(
   deps: GatewayServerDeps,
   view: ClientView,
   name: string,
