@@ -137,6 +137,23 @@ export class GatewayTasks {
     }
   }
 
+  /**
+   * The -32021 refusal of a call of a tool its server declares `execution.taskSupport: "required"`
+   * from a client that did not declare the extension: such a tool runs only as a task.
+   */
+  static refusalFor(
+    server: Server,
+    ctx: ServerContext,
+    tool: { execution?: unknown },
+  ): MissingRequiredClientCapabilityError | undefined {
+    const execution = tool.execution as { taskSupport?: unknown } | undefined
+    if (execution?.taskSupport !== 'required' || declaresTasks(server, ctx)) return undefined
+    return new MissingRequiredClientCapabilityError(
+      { requiredCapabilities: { extensions: GatewayTasks.extensions } },
+      `Missing required client capability: this tool runs only as a task; declare the ${TASKS_EXTENSION} extension in your client capabilities to call it`,
+    )
+  }
+
   /** Registers `tasks/get`, `tasks/cancel` and `tasks/update`; `tasks/list` stays unknown. */
   register(server: Server, view: ClientView): void {
     const owner = gatewayClientRef(view)
