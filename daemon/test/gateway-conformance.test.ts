@@ -33,7 +33,7 @@ describe('the MCP conformance suite against the gateway', () => {
             conformance: { command: process.execPath, args: [conformanceServerPath], trust: true },
           },
           // The Tasks scenarios' long-running tools become tasks well before they end.
-          gateway: { taskAfterMs: 300 },
+          gateway: { taskAfterMs: 500 },
         })
         await daemon.waitForStatus('conformance', 'ready')
       })(),
