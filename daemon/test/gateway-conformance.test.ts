@@ -32,6 +32,8 @@ describe('the MCP conformance suite against the gateway', () => {
           mcpServers: {
             conformance: { command: process.execPath, args: [conformanceServerPath], trust: true },
           },
+          // The Tasks scenarios' long-running tools become tasks well before they end.
+          gateway: { taskAfterMs: 500 },
         })
         await daemon.waitForStatus('conformance', 'ready')
       })(),

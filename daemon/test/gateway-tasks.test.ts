@@ -264,6 +264,18 @@ describe('Tasks on the gateway', () => {
     expect((await legacy.request('tasks/list')).body.error?.code).toBe(-32601)
   })
 
+  it('refuses tasks/get, tasks/update and tasks/cancel with 400 and -32021 from a client that did not declare the extension', async () => {
+    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
+      const refused = await modern(daemon, token, method, { taskId: 'any-task' })
+      expect(refused.status, method).toBe(400)
+      expect(refused.body.error, method).toMatchObject({
+        code: -32021,
+        data: { requiredCapabilities: { extensions: WITH_TASKS.extensions } },
+      })
+      expect(refused.body.error?.message).toContain('declare the io.modelcontextprotocol/tasks')
+    }
+  })
+
   it("keeps a task hidden from another client's token: tasks/get, tasks/update and tasks/cancel find no such task", async () => {
     const other = await gatewayToken(daemon, 'other-agent')
     const call = await modern(

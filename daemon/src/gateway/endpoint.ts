@@ -22,7 +22,9 @@ import { MAX_BODY_BYTES } from '../http/guards.js'
 import { SessionCancels } from './gateway-call.js'
 import { ArgumentCheck } from './argument-check.js'
 import { jsonRpcError, readMessage } from './request-body.js'
-import { gatewayServer, type GatewayServerDeps } from './gateway-server.js'
+import { gatewayServer, refused, type GatewayServerDeps } from './gateway-server.js'
+import { ClientView } from './client-view.js'
+import { headerMismatch, paramHeaderProblem } from './param-headers.js'
 import { GatewayTasks } from './tasks.js'
 import type { ListKind } from './list-changes.js'
 import { settledResponse } from './settled-response.js'
@@ -47,6 +49,14 @@ export { jsonRpcError }
 
 function authInfoOf(grant: GatewayGrant): AuthInfo {
   return { token: '', clientId: grant.name, scopes: [], extra: { grant } }
+}
+
+function isToolsCall(
+  body: unknown,
+): body is { id: unknown; params: { name: string; arguments?: unknown } } {
+  if (body === null || typeof body !== 'object') return false
+  const { method, params } = body as { method?: unknown; params?: { name?: unknown } }
+  return method === 'tools/call' && typeof params?.name === 'string'
 }
 
 function grantOf(ctx: McpRequestContext): GatewayGrant {
@@ -107,11 +117,13 @@ export class Gateway {
       ...(parsedBody === undefined ? {} : { parsedBody }),
     }
     const { phase } = this.deps.settings()
-    if (phase === 3) return this.modern.fetch(request, options)
-    const legacy = await isLegacyRequest(request, parsedBody, {
-      maxRequestBodySize: MAX_BODY_BYTES,
-    })
-    if (!legacy) return this.modern.fetch(request, options)
+    const legacy =
+      phase !== 3 &&
+      (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: MAX_BODY_BYTES }))
+    if (!legacy) {
+      const refusal = await this.paramHeaderRefusal(request, grant, parsedBody)
+      return refusal ?? this.modern.fetch(request, options)
+    }
     const sessionId = request.headers.get('mcp-session-id')
     if (sessionId !== null) return this.inSession(sessionId, request, grant, parsedBody)
     if (phase === 2) return this.stateless(request, options)
@@ -123,6 +135,28 @@ export class Gateway {
       )
     }
     return this.openSession(request, grant, parsedBody)
+  }
+
+  /** The refusal of a modern `tools/call` whose `Mcp-Param-*` headers do not fit its arguments. */
+  private async paramHeaderRefusal(
+    request: Request,
+    grant: GatewayGrant,
+    body: unknown,
+  ): Promise<Response | undefined> {
+    if (!isToolsCall(body)) return undefined
+    const { name, arguments: args } = body.params
+    const view = new ClientView(this.deps.ferry, grant)
+    let inputSchema: unknown
+    try {
+      inputSchema = view.lookup(name).definition.inputSchema
+    } catch {
+      // An unknown tool is the server's to refuse, with the error every era gives.
+      return undefined
+    }
+    const problem = paramHeaderProblem(inputSchema, args ?? {}, request.headers)
+    if (problem === undefined) return undefined
+    await refused(this.serverDeps, view, name, problem)
+    return headerMismatch(body.id, problem)
   }
 
   /** Tells every client that listens which lists changed, so it lists them again. */

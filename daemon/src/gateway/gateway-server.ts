@@ -68,7 +68,13 @@ export function gatewayServer(
     const { name } = request.params
     const args = request.params.arguments ?? {}
     try {
-      const problem = deps.argumentCheck.problem(view.lookup(name).definition, args)
+      const { definition } = view.lookup(name)
+      const taskOnly = GatewayTasks.refusalFor(server, ctx, definition)
+      if (taskOnly !== undefined) {
+        await refused(deps, view, name, taskOnly.message)
+        throw taskOnly
+      }
+      const problem = deps.argumentCheck.problem(definition, args)
       if (problem !== undefined) {
         const message = `arguments for ${name} do not fit its input schema: ${problem}; see the tool's inputSchema in tools/list`
         await refused(deps, view, name, message)
@@ -97,7 +103,7 @@ export function gatewayServer(
 }
 
 /** A call that named a tool and was refused before it ran is still part of the record. */
-async function refused(
+export async function refused(
   deps: GatewayServerDeps,
   view: ClientView,
   name: string,

@@ -5,6 +5,7 @@
 
 import { randomUUID } from 'node:crypto'
 import {
+  MissingRequiredClientCapabilityError,
   ProtocolError,
   type CallToolResult,
   type InputRequiredResult,
@@ -136,10 +137,33 @@ export class GatewayTasks {
     }
   }
 
+  /**
+   * The -32021 refusal of a call of a tool its server declares `execution.taskSupport: "required"`
+   * from a client that did not declare the extension: such a tool runs only as a task.
+   */
+  static refusalFor(
+    server: Server,
+    ctx: ServerContext,
+    tool: { execution?: unknown },
+  ): MissingRequiredClientCapabilityError | undefined {
+    const execution = tool.execution as { taskSupport?: unknown } | undefined
+    if (execution?.taskSupport !== 'required' || declaresTasks(server, ctx)) return undefined
+    return new MissingRequiredClientCapabilityError(
+      { requiredCapabilities: { extensions: GatewayTasks.extensions } },
+      `Missing required client capability: this tool runs only as a task; declare the ${TASKS_EXTENSION} extension in your client capabilities to call it`,
+    )
+  }
+
   /** Registers `tasks/get`, `tasks/cancel` and `tasks/update`; `tasks/list` stays unknown. */
   register(server: Server, view: ClientView): void {
     const owner = gatewayClientRef(view)
-    const find = async (taskId: string): Promise<TaskSnapshot> => {
+    const find = async (taskId: string, ctx: ServerContext): Promise<TaskSnapshot> => {
+      if (!declaresTasks(server, ctx)) {
+        throw new MissingRequiredClientCapabilityError(
+          { requiredCapabilities: { extensions: GatewayTasks.extensions } },
+          `Missing required client capability: declare the ${TASKS_EXTENSION} extension in your client capabilities to use tasks`,
+        )
+      }
       const snapshot = await this.store.get(taskId, owner)
       if (snapshot === undefined) {
         throw new ProtocolError(
@@ -149,12 +173,12 @@ export class GatewayTasks {
       }
       return snapshot
     }
-    server.setRequestHandler('tasks/get', { params: byTaskId }, async ({ taskId }) => ({
+    server.setRequestHandler('tasks/get', { params: byTaskId }, async ({ taskId }, ctx) => ({
       resultType: 'complete',
-      ...wireTask(await find(taskId), view),
+      ...wireTask(await find(taskId, ctx), view),
     }))
-    server.setRequestHandler('tasks/cancel', { params: byTaskId }, async ({ taskId }) => {
-      const snapshot = await find(taskId)
+    server.setRequestHandler('tasks/cancel', { params: byTaskId }, async ({ taskId }, ctx) => {
+      const snapshot = await find(taskId, ctx)
       if (snapshot.progress.status === 'working') {
         try {
           this.deps.sessions.runner.cancel(snapshot.callId, owner)
@@ -165,7 +189,7 @@ export class GatewayTasks {
       return { resultType: 'complete' }
     })
     server.setRequestHandler('tasks/update', { params: byTaskId }, async ({ taskId }, ctx) => {
-      await find(taskId)
+      await find(taskId, ctx)
       // Ferry's tasks never ask their client for input, so there is nothing to deliver it to.
       const keys = Object.keys(ctx.mcpReq.inputResponses ?? {})
       if (keys.length > 0) this.deps.log({ kind: 'gateway.task_input_unused', inputs: keys.length })
