@@ -2,6 +2,7 @@
 // invalidates itself. Whole-file problems (syntax, wrong top-level shape) are fatal FerryErrors.
 
 import { readFile } from 'node:fs/promises'
+import type { z } from 'zod'
 import { ErrorCode, FerryError, errorMessage } from '../errors.js'
 import { formatIssue, isPlainObject, unknownKeyWarnings } from './format-path.js'
 import { parseSettingsJson } from './parse-settings-json.js'
@@ -83,30 +84,23 @@ function checkTopLevel(path: string, value: unknown): SettingsFile {
   }
   const inputs = readInputs(value.inputs, warnings)
 
-  // A malformed allow/exclude list is fatal: ignoring it could start servers meant to stay off.
-  let allowed: string[] | undefined
-  let excluded: string[] | undefined
-  if (value.mcp !== undefined) {
-    if (!isPlainObject(value.mcp)) return fail('mcp: expected an object')
-    warnings.push(...unknownKeyWarnings(value.mcp, mcpKeys, ['mcp']))
-    const parsed = mcpSchema.safeParse(value.mcp)
+  // A malformed allow/exclude list or gateway block is fatal: ignoring or guessing could start
+  // servers meant to stay off, or serve what the person turned off.
+  const block = <T>(key: 'mcp' | 'gateway', schema: z.ZodType<T>, keys: ReadonlySet<string>) => {
+    const raw = value[key]
+    if (raw === undefined) return undefined
+    if (!isPlainObject(raw)) return fail(`${key}: expected an object`)
+    warnings.push(...unknownKeyWarnings(raw, keys, [key]))
+    const parsed = schema.safeParse(raw)
     if (!parsed.success) {
-      return fail(parsed.error.issues.map((issue) => formatIssue(['mcp'], issue)).join('; '))
+      return fail(parsed.error.issues.map((issue) => formatIssue([key], issue)).join('; '))
     }
-    allowed = parsed.data.allowed
-    excluded = parsed.data.excluded
+    return parsed.data
   }
-  // A malformed gateway block is fatal too: guessing could serve what the person turned off.
-  let gateway: RawGateway | undefined
-  if (value.gateway !== undefined) {
-    if (!isPlainObject(value.gateway)) return fail('gateway: expected an object')
-    warnings.push(...unknownKeyWarnings(value.gateway, gatewayKeys, ['gateway']))
-    const parsed = gatewaySchema.safeParse(value.gateway)
-    if (!parsed.success) {
-      return fail(parsed.error.issues.map((issue) => formatIssue(['gateway'], issue)).join('; '))
-    }
-    gateway = parsed.data
-  }
+  const mcp = block('mcp', mcpSchema, mcpKeys)
+  const gateway: RawGateway | undefined = block('gateway', gatewaySchema, gatewayKeys)
+  const allowed = mcp?.allowed
+  const excluded = mcp?.excluded
   return {
     path,
     servers,
