@@ -2,7 +2,14 @@
 // under qualified names (or, for an `--unprefixed` token of one server, the server's own names),
 // and the way back from the name it calls to the registry entry.
 
-import type { Tool } from '@modelcontextprotocol/server'
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  type ClientCapabilities,
+  type Server,
+  type ServerContext,
+  type Tool,
+} from '@modelcontextprotocol/server'
 import { matchesAny } from '../config/matches-any.js'
 import type { Ferry } from '../core/ferry.js'
 import { ErrorCode, FerryError } from '../errors.js'
@@ -64,4 +71,18 @@ export class ClientView {
     if (!this.reaches(entry.server)) throw outOfScope()
     return entry
   }
+}
+
+/**
+ * The capabilities the client declared for this request: a 2026-07-28 request carries them in its
+ * envelope, a legacy session declared them once, at `initialize`.
+ */
+export function requestCapabilities(
+  server: Server,
+  ctx: ServerContext,
+): ClientCapabilities | undefined {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined
+  return envelope?.[PROTOCOL_VERSION_META_KEY] !== undefined
+    ? (envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined)
+    : server.getClientCapabilities()
 }

@@ -7,7 +7,6 @@ import { randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
-  CLIENT_CAPABILITIES_META_KEY,
   createRequestStateCodec,
   inputRequired,
   PROTOCOL_VERSION_META_KEY,
@@ -25,7 +24,7 @@ import { declined, type ElicitationAsker } from '../mcp/elicitation-relay.js'
 import type { Session } from '../sessions/session.js'
 import type { Sessions } from '../sessions/sessions.js'
 import { confirmInClient } from './client-confirmation.js'
-import type { ClientView } from './client-view.js'
+import { requestCapabilities, type ClientView } from './client-view.js'
 import { gatewayClientRef, type GatewayCallHooks } from './gateway-call.js'
 import { ParkedCall, ROUND_WAIT_MS } from './parked-call.js'
 
@@ -104,9 +103,7 @@ export class GatewayElicitation {
     // A 2026-07-28 request carries the client's capabilities itself; a legacy one had them once.
     const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined
     const modern = envelope?.[PROTOCOL_VERSION_META_KEY] !== undefined
-    const capabilities = modern
-      ? (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined)
-      : call.server.getClientCapabilities()
+    const capabilities = requestCapabilities(call.server, ctx)
     const callId = call.sessions.runner.newCallId()
     const session = await call.sessions.resolve(view.grant.session ?? undefined)
     const client = gatewayClientRef(view)

@@ -19,13 +19,11 @@ import type { Log } from '../log.js'
 import { CALL_END_TYPES, type TranscriptEvent } from '../protocol/index.js'
 import type { Session } from '../sessions/session.js'
 import type { Sessions } from '../sessions/sessions.js'
-import type { ClientView } from './client-view.js'
+import { requestCapabilities, type ClientView } from './client-view.js'
 import { deniedResult, gatewayClientRef, WAITING_MESSAGE, type CallWatch } from './gateway-call.js'
 import { TranscriptTaskStore, type TaskSnapshot, type TaskStore } from './task-store.js'
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks'
-
-const CLIENT_CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilities'
 
 /** How often a client is asked to poll `tasks/get`. */
 export const TASK_POLL_MS = 1_000
@@ -45,12 +43,7 @@ export interface GatewayTasksDeps {
 
 /** Whether the request's client declared the extension. */
 function declaresTasks(server: Server, ctx: ServerContext): boolean {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined
-  const capabilities =
-    envelope === undefined
-      ? server.getClientCapabilities()
-      : (envelope[CLIENT_CAPABILITIES_META] as { extensions?: unknown } | undefined)
-  const extensions = capabilities?.extensions
+  const extensions: unknown = requestCapabilities(server, ctx)?.extensions
   return (
     typeof extensions === 'object' &&
     extensions !== null &&
