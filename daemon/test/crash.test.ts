@@ -26,7 +26,7 @@ async function pidsIn(file: string): Promise<number[]> {
 }
 
 function callIdOf(event: TranscriptEvent): string | undefined {
-  return 'callId' in event ? event.callId : undefined
+  return 'callId' in event ? (event.callId ?? undefined) : undefined
 }
 
 describe('server crashes and shutdown', () => {

@@ -185,7 +185,7 @@ describe('upstream elicitation through the gateway', () => {
       const requested = stream.events
         .slice(seen)
         .find((e) => e.type === 'call.requested' && e.tool === tool)
-      if (requested === undefined || !('callId' in requested)) throw new Error('no call')
+      if (requested?.type !== 'call.requested') throw new Error('no call')
       stream.send({ type: 'cancel', ref: 'c', callId: requested.callId })
       await withdrawn
       expect(await call).toMatchObject({
@@ -324,7 +324,7 @@ describe('confirmations asked in the client (--confirm-in-client)', () => {
           .find((e) => e.type === 'confirmation.requested' && e.tool === 'mcp_fx_slow'),
       )
       await waitFor(() => heard.includes('waiting for confirmation in Ferry') || undefined)
-      if (!('callId' in requested)) throw new Error('no call id')
+      if (requested.type !== 'confirmation.requested') throw new Error('no call id')
       stream.send({ type: 'answer', ref: 'a', callId: requested.callId, outcome: 'allow_once' })
       expect(await call).toMatchObject({ content: [{ type: 'text', text: 'done' }] })
       expect(asked).toBe(0)
@@ -382,7 +382,7 @@ describe('confirmations asked in the client (--confirm-in-client)', () => {
           .find((e) => e.type === 'confirmation.requested' && e.tool === 'mcp_fx_slow'),
       )
       await waitFor(() => asked === 1 || undefined)
-      if (!('callId' in requested)) throw new Error('no call id')
+      if (requested.type !== 'confirmation.requested') throw new Error('no call id')
       stream.send({ type: 'answer', ref: 'a', callId: requested.callId, outcome: 'allow_once' })
       await waitFor(() =>
         stream.events.find(

@@ -1,7 +1,7 @@
 import { appendFile, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { CALL_END_TYPES, type SessionInfo, type TranscriptEvent } from '../src/protocol/index.js'
+import { isCallEnd, type SessionInfo, type TranscriptEvent } from '../src/protocol/index.js'
 import {
   cleanup,
   fixture,
@@ -231,8 +231,7 @@ describe('durability', () => {
     const open = new Set<string>()
     for (const e of after) {
       if (e.type === 'call.requested') open.add(e.callId)
-      else if ('callId' in e && CALL_END_TYPES.some((type) => type === e.type))
-        open.delete(e.callId)
+      else if (isCallEnd(e)) open.delete(e.callId)
     }
     expect([...open]).toEqual([])
     expect(after.some((e) => e.type === 'call.interrupted')).toBe(true)

@@ -16,7 +16,7 @@ import { z } from 'zod'
 import type { GatewaySettings } from '../config/types.js'
 import { errorMessage } from '../errors.js'
 import type { Log } from '../log.js'
-import { CALL_END_TYPES, type TranscriptEvent } from '../protocol/index.js'
+import { isCallEnd } from '../protocol/index.js'
 import type { Session } from '../sessions/session.js'
 import type { Sessions } from '../sessions/sessions.js'
 import { requestCapabilities, type ClientView } from './client-view.js'
@@ -49,10 +49,6 @@ function declaresTasks(server: Server, ctx: ServerContext): boolean {
     extensions !== null &&
     (extensions as Record<string, unknown>)[TASKS_EXTENSION] !== undefined
   )
-}
-
-function isCallEnd(type: TranscriptEvent['type']): boolean {
-  return (CALL_END_TYPES as readonly string[]).includes(type)
 }
 
 export class GatewayTasks {
@@ -97,7 +93,7 @@ export class GatewayTasks {
           const after = this.deps.settings().taskAfterMs
           timer = setTimeout(() => toTask(session, event.callId), after)
         } else if (event.type === 'confirmation.requested') toTask(session, event.callId)
-        else if (isCallEnd(event.type)) clearTimeout(timer)
+        else if (isCallEnd(event)) clearTimeout(timer)
       },
     }
     const result = run(watch)

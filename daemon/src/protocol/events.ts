@@ -2,6 +2,7 @@
 // Browser-safe: types only.
 
 import type { CallToolResult, ServerStatus } from './index.js'
+import type { InputRequestedEvent, InputResolvedEvent } from './inputs.js'
 
 /** `mcp`: an MCP client of the gateway (`/mcp` or `ferry mcp`), named by its gateway token. */
 export type ClientKind = 'cli' | 'attach' | 'webshell' | 'api' | 'mcp'
@@ -116,6 +117,8 @@ export type TranscriptEventBody =
   | { type: 'call.task'; callId: string; taskId: string }
   | { type: 'server.status'; server: string; status: ServerStatus; error: string | null }
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string }
+  | InputRequestedEvent
+  | InputResolvedEvent
 
 export type TranscriptEvent = EventBase & TranscriptEventBody
 
@@ -126,6 +129,15 @@ export const CALL_END_TYPES = [
   'call.cancelled',
   'call.interrupted',
 ] as const
+
+export type CallEndType = (typeof CALL_END_TYPES)[number]
+
+/** Whether the event ends its call. */
+export function isCallEnd<B extends { type: TranscriptEventBody['type'] }>(
+  body: B,
+): body is Extract<B, { type: CallEndType }> {
+  return (CALL_END_TYPES as readonly string[]).includes(body.type)
+}
 
 export interface SessionInfo {
   id: string

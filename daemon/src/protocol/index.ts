@@ -1,5 +1,8 @@
 // Wire types shared by the daemon, the CLI, the terminal client and the WebShell.
-// Browser-safe: this module imports nothing from node: and nothing with side effects.
+// Browser-safe: this module imports nothing from node: and nothing with side effects; the zod
+// schemas in its files are for the daemon and the CLI, and the WebShell imports only types.
+
+import type { InputAction, InputRequestedEvent } from './inputs.js'
 
 export type ServerStatus =
   | 'connecting'
@@ -76,6 +79,9 @@ export type CallStreamLine =
   | { progress: CallProgress }
   | { confirmation: { callId: string; tool: string; server: string } }
   | { confirmed: { callId: string; outcome: string; by: string } }
+  /** A question from the server to an `interactive` caller, answered through `/api/inputs/{id}/answer`. */
+  | { input: InputRequestedEvent }
+  | { inputResolved: { inputId: string; action: InputAction; by: string | null } }
   | { result: CallToolResult }
   | ErrorBody
 
@@ -181,4 +187,5 @@ export interface GatewayTokenCreateResponse {
 }
 
 export * from './events.js'
+export * from './inputs.js'
 export * from './stream.js'

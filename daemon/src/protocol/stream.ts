@@ -2,6 +2,7 @@
 // Browser-safe: types and constants only.
 
 import type { ClientKind, ConfirmationOutcome, TranscriptEvent } from './events.js'
+import type { InputAnswer } from './inputs.js'
 
 /** Offered in `Sec-WebSocket-Protocol` together with `ferry.auth.<token>`; the only one echoed. */
 export const STREAM_PROTOCOL = 'ferry.v1'
@@ -23,6 +24,8 @@ export type StreamCommand =
     }
   | { type: 'cancel'; ref: string; callId: string }
   | { type: 'answer'; ref: string; callId: string; outcome: ConfirmationOutcome }
+  /** Answers an open `input.requested`; the reply is an error naming the field that does not fit. */
+  | ({ type: 'answer_input'; ref: string; inputId: string } & InputAnswer)
 
 export type StreamMessage =
   | { type: 'welcome'; clientId: string }

@@ -2,11 +2,12 @@
 // Events get their seq when emitted, pass the event bounds before they enter memory or disk, and
 // reach subscribers only after they are stored.
 
-import type {
-  ClientRef,
-  SessionInfo,
-  TranscriptEvent,
-  TranscriptEventBody,
+import {
+  isCallEnd,
+  type ClientRef,
+  type SessionInfo,
+  type TranscriptEvent,
+  type TranscriptEventBody,
 } from '../protocol/index.js'
 import { compactEvents } from './compact.js'
 import { boundEvent } from './event-bounds.js'
@@ -86,8 +87,7 @@ export class Session {
     body: B,
     client: ClientRef | null,
   ): Promise<StoredEvent<B>> {
-    const held =
-      'callId' in body && isCallEnd(body.type) ? this.progressGate.finish(body.callId) : undefined
+    const held = isCallEnd(body) ? this.progressGate.finish(body.callId) : undefined
     const stored = await this.store([
       ...(held === undefined ? [] : [{ body: held, client: null }]),
       { body, client },
@@ -198,7 +198,7 @@ export class Session {
     const open = new Set<string>()
     for (const event of this.events) {
       if (event.type === 'call.requested') open.add(event.callId)
-      else if ('callId' in event && isCallEnd(event.type)) open.delete(event.callId)
+      else if (isCallEnd(event)) open.delete(event.callId)
     }
     return [...open]
   }
@@ -207,13 +207,4 @@ export class Session {
     this.subscribers.clear()
     return this.log.close()
   }
-}
-
-function isCallEnd(type: TranscriptEvent['type']): boolean {
-  return (
-    type === 'call.result' ||
-    type === 'call.failed' ||
-    type === 'call.cancelled' ||
-    type === 'call.interrupted'
-  )
 }

@@ -161,6 +161,20 @@ export function foldEvent(feed: FeedEntry[], event: TranscriptEvent): FeedEntry[
     case 'call.task':
       // How the gateway answers its client changes nothing about the call on this screen.
       return feed
+    case 'input.requested':
+      return appendEntry(feed, {
+        kind: 'line',
+        key: `event-${event.seq}`,
+        tone: 'warning',
+        text: `server ${event.server} asks (${event.kind}): ${event.message}`,
+      })
+    case 'input.resolved':
+      return appendEntry(feed, {
+        kind: 'line',
+        key: `event-${event.seq}`,
+        tone: 'dim',
+        text: `question ${event.inputId}: ${event.action}${by === null ? '' : ` by ${by}`}${event.reason === undefined ? '' : ` (${event.reason})`}`,
+      })
     case 'server.status':
       return appendEntry(feed, {
         kind: 'line',
