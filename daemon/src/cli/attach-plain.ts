@@ -38,6 +38,15 @@ export function describeEvent(event: TranscriptEvent): string {
       return `${head} ${event.inputId}${event.callId === null ? '' : ` ${event.callId}`} ${event.kind} from "${event.server}": ${event.message}${event.url === undefined ? '' : ` ${event.url}`}`
     case 'input.resolved':
       return `${head} ${event.inputId} ${event.action}${event.reason === undefined ? '' : `: ${event.reason}`}${who}`
+    case 'prompt.got':
+      return `${head} ${event.server} ${event.prompt} ${jsonText(event.arguments)}${who}`
+    case 'resource.read':
+    case 'resource.subscribed':
+    case 'resource.unsubscribed':
+    case 'resource.updated':
+      return `${head} ${event.server} ${event.uri}${who}`
+    case 'server.log':
+      return `${head} ${event.server} ${event.level}${event.logger === null ? '' : ` ${event.logger}`}: ${jsonText(event.data).slice(0, 200)}`
   }
 }
 

@@ -3,6 +3,8 @@
 
 import type { CallToolResult, ServerStatus } from './index.js'
 import type { InputRequestedEvent, InputResolvedEvent } from './inputs.js'
+import type { ServerLogEvent } from './observe.js'
+import type { OfferingEvent } from './offerings.js'
 
 /** `mcp`: an MCP client of the gateway (`/mcp` or `ferry mcp`), named by its gateway token. */
 export type ClientKind = 'cli' | 'attach' | 'webshell' | 'api' | 'mcp'
@@ -119,6 +121,8 @@ export type TranscriptEventBody =
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string }
   | InputRequestedEvent
   | InputResolvedEvent
+  | OfferingEvent
+  | ServerLogEvent
 
 export type TranscriptEvent = EventBase & TranscriptEventBody
 

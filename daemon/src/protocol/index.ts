@@ -188,4 +188,6 @@ export interface GatewayTokenCreateResponse {
 
 export * from './events.js'
 export * from './inputs.js'
+export * from './observe.js'
+export * from './offerings.js'
 export * from './stream.js'

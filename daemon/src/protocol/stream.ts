@@ -3,6 +3,7 @@
 
 import type { ClientKind, ConfirmationOutcome, TranscriptEvent } from './events.js'
 import type { InputAnswer } from './inputs.js'
+import type { ServerLogLine, TraceEntry } from './observe.js'
 
 /** Offered in `Sec-WebSocket-Protocol` together with `ferry.auth.<token>`; the only one echoed. */
 export const STREAM_PROTOCOL = 'ferry.v1'
@@ -26,6 +27,9 @@ export type StreamCommand =
   | { type: 'answer'; ref: string; callId: string; outcome: ConfirmationOutcome }
   /** Answers an open `input.requested`; the reply is an error naming the field that does not fit. */
   | ({ type: 'answer_input'; ref: string; inputId: string } & InputAnswer)
+  /** Live feeds of one server outside any session: its protocol trace, its stderr and MCP logs. */
+  | { type: 'follow_server'; ref: string; server: string; feeds: ('trace' | 'logs')[] }
+  | { type: 'unfollow_server'; ref: string; server: string }
 
 export type StreamMessage =
   | { type: 'welcome'; clientId: string }
@@ -36,3 +40,6 @@ export type StreamMessage =
   | { type: 'reply'; ref: string; ok: true; callId?: string }
   | { type: 'reply'; ref: string; ok: false; error: { code: string; message: string } }
   | { type: 'error'; error: { code: string; message: string } }
+  /** After `follow_server`: each new trace entry and log line of that server, as it happens. */
+  | { type: 'trace'; server: string; entry: TraceEntry }
+  | { type: 'server_log'; server: string; line: ServerLogLine }

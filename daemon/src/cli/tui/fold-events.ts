@@ -175,6 +175,35 @@ export function foldEvent(feed: FeedEntry[], event: TranscriptEvent): FeedEntry[
         tone: 'dim',
         text: `question ${event.inputId}: ${event.action}${by === null ? '' : ` by ${by}`}${event.reason === undefined ? '' : ` (${event.reason})`}`,
       })
+    case 'prompt.got':
+      return appendEntry(feed, {
+        kind: 'line',
+        key: `event-${event.seq}`,
+        tone: 'dim',
+        text: `prompt ${event.prompt} of ${event.server}${by === null ? '' : ` got by ${by}`}`,
+      })
+    case 'resource.read':
+    case 'resource.subscribed':
+    case 'resource.unsubscribed':
+    case 'resource.updated':
+      return appendEntry(feed, {
+        kind: 'line',
+        key: `event-${event.seq}`,
+        tone: 'dim',
+        text: `${event.type.slice('resource.'.length)} ${event.uri} of ${event.server}`,
+      })
+    case 'server.log':
+      return appendEntry(feed, {
+        kind: 'line',
+        key: `event-${event.seq}`,
+        tone:
+          event.level === 'debug' || event.level === 'info' || event.level === 'notice'
+            ? 'dim'
+            : event.level === 'warning'
+              ? 'warning'
+              : 'error',
+        text: `${event.server} log ${event.level}: ${typeof event.data === 'string' ? event.data : JSON.stringify(event.data)}`,
+      })
     case 'server.status':
       return appendEntry(feed, {
         kind: 'line',
