@@ -24,7 +24,7 @@ describe('finding one’s way in the WebShell', () => {
 
     // The default session holds the servers' status lines, but no call: the guidance shows.
     const empty = page.getByTestId('empty-transcript')
-    await empty.waitFor()
+    await empty.waitFor({ timeout: 10_000 })
     const text = (await empty.textContent()) ?? ''
     expect(text).toContain('No calls in this session yet.')
     expect(text).toContain('Pick a tool in the Tools pane (6 to choose from)')
