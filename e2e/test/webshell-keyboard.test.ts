@@ -87,7 +87,7 @@ describe('answering from the keyboard', () => {
     await page.close()
   })
 
-  it('keeps a question in view while the transcript is scrolled away, and answers it in two keys from there', async () => {
+  it('keeps questions in view while the transcript is scrolled away, queues a second one, and answers each in two keys from there', async () => {
     const daemon = await startDaemon({ mcpServers: { fx: fixture([], { trust: false }) } })
     await daemon.waitForStatus('fx', 'ready')
     // Enough rows that the transcript scrolls.
@@ -124,13 +124,34 @@ describe('answering from the keyboard', () => {
     const box = await ask.boundingBox()
     expect(box !== null && box.y >= 0 && box.y + box.height <= 700).toBe(true)
 
+    // A second question queues behind the first without taking focus from the transcript.
+    const second = daemon.cli(['call', 'mcp_fx_slow', '{"steps":1,"delayMs":6}'])
+    await page.getByTestId('question-count').filter({ hasText: 'Question 1 of 2' }).waitFor()
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(
+      'transcript',
+    )
+
     // From there, two keys: Alt+Q back to the question, A to allow it once.
     await page.keyboard.press('Alt+KeyQ')
     await focusLandsOn(page, 'Allow once')
     await page.keyboard.press('a')
     const finished = await terminal
     expect(finished.code, finished.stderr).toBe(0)
-    expect(await page.getByTestId('question-bar').count()).toBe(0)
+    // The next question takes over, focused; D denies it, and focus goes back to the transcript.
+    await page.getByTestId('question-count').waitFor({ state: 'detached' })
+    await focusLandsOn(page, 'Allow once')
+    expect(JSON.parse((await ask.getByTestId('question-arguments').textContent()) ?? '')).toEqual({
+      steps: 1,
+      delayMs: 6,
+    })
+    await page.keyboard.press('d')
+    expect((await second).code).not.toBe(0)
+    await page.getByTestId('question-bar').waitFor({ state: 'detached' })
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('data-testid') === 'transcript',
+      undefined,
+      { timeout: 10_000 },
+    )
     expect(errors, errors.join('\n')).toEqual([])
     await page.close()
   }, 60_000)
