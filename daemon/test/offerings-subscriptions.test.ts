@@ -340,3 +340,41 @@ describe('completions', () => {
     expect(bad.status).toBe(400)
   })
 })
+
+describe('subscriptions and daemon restarts', () => {
+  it('follows again after a restart what the transcript says the session followed', async () => {
+    const settings = {
+      mcpServers: { modern: offeringsFixture('modern'), legacy: offeringsFixture('legacy') },
+    }
+    const first = await startDaemon(settings)
+    await first.waitForStatus('modern', 'ready', 30_000)
+    await first.waitForStatus('legacy', 'ready', 30_000)
+    for (const era of ['modern', 'legacy']) {
+      const response = await post(first, '/resources/subscribe', { server: era, uri: 'note://one' })
+      expect(response.status).toBe(200)
+    }
+    await first.stop()
+
+    const second = await startDaemon(settings, { stateDir: first.stateDir })
+    await second.waitForStatus('modern', 'ready', 30_000)
+    await second.waitForStatus('legacy', 'ready', 30_000)
+    const start = (await second.events()).at(-1)?.seq ?? 0
+    for (const era of ['modern', 'legacy']) {
+      await second.cli(['call', `mcp_${era}_touch`, '{"uri":"note://one"}'])
+      await waitFor(
+        async () =>
+          (await second.events()).some(
+            (e) => e.seq > start && e.type === 'resource.updated' && e.server === era,
+          ),
+        10_000,
+        `the update from ${era} after the restart`,
+      )
+    }
+    // Still followed: unsubscribing works without subscribing again.
+    const off = await post(second, '/resources/unsubscribe', {
+      server: 'legacy',
+      uri: 'note://one',
+    })
+    expect(off.status).toBe(200)
+  })
+})
