@@ -128,6 +128,11 @@ describe('prompts', () => {
   })
 
   it('answers an unknown prompt name with not_found and the command that lists them', async () => {
+    const server = await daemon.api('/prompts?server=nope')
+    expect(server.status).toBe(404)
+    expect(await server.json()).toEqual({
+      error: { code: 'not_found', message: 'no server named "nope"' },
+    })
     const response = await post(daemon, '/prompts/get', { name: 'mcp_modern_nope' })
     expect(response.status).toBe(404)
     expect(await response.json()).toEqual({

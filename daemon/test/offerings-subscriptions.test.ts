@@ -219,6 +219,12 @@ describe('resource subscriptions', () => {
           'server "plain" does not offer resource subscriptions (its capabilities lack resources.subscribe)',
       },
     })
+    const cli = await daemon.cli(['subscribe', 'plain', 'fixture://readme'])
+    expect(cli).toMatchObject({
+      code: 2,
+      stderr:
+        'ferry: server "plain" does not offer resource subscriptions (its capabilities lack resources.subscribe)\n',
+    })
     const notFollowed = await unsubscribe('modern', 'note://never')
     expect(notFollowed.status).toBe(404)
     expect(((await notFollowed.json()) as { error: { message: string } }).error.message).toMatch(
@@ -238,7 +244,8 @@ describe('resource subscriptions', () => {
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
     await waitFor(() => stderr.includes('Ctrl-C stops'), 10_000, 'ferry subscribe to start')
-    expect(stderr).toMatch(/^following note:\/\/two of modern in session \w+; Ctrl-C stops\n$/)
+    // The stream's own status lines ("attached to session …") may follow.
+    expect(stderr).toMatch(/^following note:\/\/two of modern in session \w+; Ctrl-C stops\n/)
     // The stream is attached once it has replayed the session: a touch now must show.
     await touch('modern', 'note://two')
     await waitFor(() => /updated note:\/\/two\n/.test(stdout), 10_000, 'the update line')
