@@ -3,6 +3,8 @@
 
 import type {
   CallToolResult,
+  CompleteRequest,
+  CompleteResult,
   GetPromptResult,
   ReadResourceResult,
 } from '@modelcontextprotocol/client'
@@ -20,11 +22,13 @@ import { PriorStore } from '../mcp/prior-store.js'
 import type {
   DisplayResult,
   ReloadResponse,
+  ResourcesResponse,
   ServerInfo,
   ServerStatus,
   ToolInfo,
   WorkspaceApproveResponse,
 } from '../protocol/index.js'
+import { qualifiedPrompts, resourceInfos, type NamedPrompt } from './offerings.js'
 import { buildRegistry, isModelVisible, toToolInfo, type RegistryEntry } from '../tools/registry.js'
 import { plainQualifiedName } from '../tools/qualified-names.js'
 
@@ -51,6 +55,9 @@ export class Ferry {
   private readonly statusListeners = new Set<StatusListener>()
   private readonly noticeListeners = new Set<NoticeListener>()
   private readonly changeListeners = new Set<() => void>()
+  private readonly updateListeners = new Set<(server: string, uri: string) => void>()
+  /** The resource URIs followed on each server, over all sessions. */
+  private readonly followed = new Map<string, Set<string>>()
   /** Approvals are read, changed and written one at a time. */
   private approving: Promise<unknown> = Promise.resolve()
 
@@ -73,6 +80,10 @@ export class Ferry {
         for (const listener of this.statusListeners) listener(server, status, error)
       },
       onWarning: (_server, message) => this.notice('warning', message),
+      subscriptions: (server) => [...(this.followed.get(server) ?? [])],
+      onResourceUpdated: (server, uri) => {
+        for (const listener of this.updateListeners) listener(server, uri)
+      },
     })
   }
 
@@ -191,6 +202,38 @@ export class Ferry {
       .map((connection) => ({ server: connection.name, offered: connection.discovered }))
   }
 
+  /** The prompts of ready servers under qualified names (of `server` only, when given). */
+  prompts(server?: string): NamedPrompt[] {
+    if (server !== undefined) this.connection(server)
+    return qualifiedPrompts(this.offerings()).filter(
+      (item) => server === undefined || item.server === server,
+    )
+  }
+
+  /** The prompt of a qualified name, or why there is none: not found, or its server is down. */
+  prompt(qualifiedName: string): NamedPrompt {
+    const found = this.prompts().find((item) => item.name === qualifiedName)
+    if (found !== undefined) return found
+    for (const connection of this.pool.all()) {
+      const known = connection.discovered.prompts.some(
+        (prompt) =>
+          plainQualifiedName({ server: connection.name, tool: prompt.name }) === qualifiedName,
+      )
+      const notReady = known ? connection.notReadyError() : undefined
+      if (notReady !== undefined) throw notReady
+    }
+    throw new FerryError(
+      ErrorCode.NotFound,
+      `no prompt named "${qualifiedName}"; run \`ferry prompts\` to see the qualified names`,
+    )
+  }
+
+  /** The resources and templates of ready servers (of `server` only, when given). */
+  resources(server?: string): ResourcesResponse {
+    if (server !== undefined) this.connection(server)
+    return resourceInfos(this.offerings(), server)
+  }
+
   /** Gets a prompt from `server` by the name the server lists it under. */
   getPrompt(
     server: string,
@@ -204,6 +247,55 @@ export class Ferry {
   /** Reads a resource from `server`. */
   readResource(server: string, uri: string, signal: AbortSignal): Promise<ReadResourceResult> {
     return this.connection(server).readResource(uri, { signal })
+  }
+
+  /**
+   * Follows a resource of a ready server, also across its reconnects, until `unfollow`. Throws,
+   * following nothing, when the server refuses.
+   */
+  async follow(server: string, uri: string): Promise<void> {
+    const connection = this.connection(server)
+    const uris = this.followed.get(server) ?? new Set<string>()
+    if (uris.has(uri)) return
+    // Followed first, so a reconnect while the server is asked subscribes it again.
+    uris.add(uri)
+    this.followed.set(server, uris)
+    try {
+      await connection.subscribeResource(uri)
+    } catch (error) {
+      uris.delete(uri)
+      if (uris.size === 0) this.followed.delete(server)
+      throw error
+    }
+  }
+
+  /** Follows a resource from the next connect of `server` on (a restored subscription). */
+  followOnConnect(server: string, uri: string): void {
+    const uris = this.followed.get(server) ?? new Set<string>()
+    uris.add(uri)
+    this.followed.set(server, uris)
+  }
+
+  /** Stops following a resource (a refusal by the server is logged, not thrown). */
+  async unfollow(server: string, uri: string): Promise<void> {
+    const uris = this.followed.get(server)
+    if (uris?.delete(uri) !== true) return
+    if (uris.size === 0) this.followed.delete(server)
+    await this.pool.get(server)?.unsubscribeResource(uri)
+  }
+
+  /** Called when a server says a followed resource changed. */
+  onResourceUpdated(listener: (server: string, uri: string) => void): void {
+    this.updateListeners.add(listener)
+  }
+
+  /** Completion values from `server`; empty when it does not declare completions. */
+  complete(
+    server: string,
+    params: CompleteRequest['params'],
+    signal: AbortSignal,
+  ): Promise<CompleteResult> {
+    return this.connection(server).complete(params, { signal })
   }
 
   /** Lists again through each ready client, so the SDK's response cache decides what reaches the wire. */

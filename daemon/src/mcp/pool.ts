@@ -17,6 +17,8 @@ export interface PoolDeps {
   onStatus: (server: string, status: ServerStatus, error: string | null) => void
   /** Something a server declared was ignored, e.g. an App resource that is not `ui://`. */
   onWarning: (server: string, message: string) => void
+  subscriptions: (server: string) => readonly string[]
+  onResourceUpdated: (server: string, uri: string) => void
 }
 
 export type ApplyResult = Omit<ReloadResponse, 'warnings'>
@@ -112,6 +114,8 @@ export class Pool {
       onChange: this.deps.onChange,
       onStatus: this.deps.onStatus,
       onWarning: this.deps.onWarning,
+      subscriptions: this.deps.subscriptions,
+      onResourceUpdated: this.deps.onResourceUpdated,
     }
   }
 }

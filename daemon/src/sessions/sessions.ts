@@ -5,6 +5,8 @@ import type { Ferry } from '../core/ferry.js'
 import type { Log } from '../log.js'
 import type { TranscriptEventBody } from '../protocol/index.js'
 import { CallRunner } from './call-runner.js'
+import { OfferingRunner } from './offering-runner.js'
+import { ResourceSubscriptions } from './resource-subscriptions.js'
 import { PermissionBroker } from './permission-broker.js'
 import type { Session } from './session.js'
 import { SessionManager } from './session-manager.js'
@@ -14,6 +16,8 @@ export const DEFAULT_COMPACT_ABOVE_BYTES = 64 * 1024 * 1024
 
 export class Sessions {
   readonly runner: CallRunner
+  readonly offerings: OfferingRunner
+  readonly subscriptions: ResourceSubscriptions
 
   private constructor(
     readonly manager: SessionManager,
@@ -23,6 +27,8 @@ export class Sessions {
     log: Log,
   ) {
     this.runner = new CallRunner(ferry, this.broker, log)
+    this.offerings = new OfferingRunner(ferry, log)
+    this.subscriptions = new ResourceSubscriptions(ferry, manager, log)
     const toWorkspace = (body: TranscriptEventBody) => {
       for (const session of manager.all()) {
         if (session.meta.workspace !== workspace) continue
@@ -50,7 +56,10 @@ export class Sessions {
       onLastAnswererGone: (session) => broker.answerersLeft(session),
     })
     const sessions = new Sessions(manager, broker, workspace, ferry, log)
-    for (const session of manager.all()) sessions.broker.restore(session)
+    for (const session of manager.all()) {
+      sessions.broker.restore(session)
+      sessions.subscriptions.restore(session)
+    }
     await manager.defaultFor(workspace)
     return sessions
   }
