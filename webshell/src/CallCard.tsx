@@ -11,6 +11,8 @@ import { isEnded, type CallRow } from './transcript.js'
 export interface CallActions {
   answer(callId: string, outcome: ConfirmationOutcome): Promise<unknown>
   cancel(callId: string): Promise<unknown>
+  /** Shows a resource of the call's server in its Resources pane. */
+  openResource?(server: string, uri: string, embedded?: { contents: unknown[] }): void
 }
 
 const OUTCOMES: { outcome: ConfirmationOutcome; label: string; said: string }[] = [
@@ -110,7 +112,7 @@ function Progress({ row }: { row: CallRow }) {
   )
 }
 
-function Outcome({ row }: { row: CallRow }) {
+function Outcome({ row, actions }: { row: CallRow; actions: CallActions }) {
   if (row.failure !== null) {
     return (
       <p class="error-text" data-testid="failure">
@@ -142,7 +144,14 @@ function Outcome({ row }: { row: CallRow }) {
           {display.appNotShown}
         </p>
       )}
-      <ResultView result={row.result} />
+      <ResultView
+        result={row.result}
+        onOpenResource={
+          actions.openResource === undefined
+            ? undefined
+            : (uri, embedded) => actions.openResource?.(row.server, uri, embedded)
+        }
+      />
     </>
   )
 }
@@ -192,7 +201,7 @@ export function CallCard({ row, actions }: { row: CallRow; actions: CallActions 
           {cancelError}
         </p>
       )}
-      <Outcome row={row} />
+      <Outcome row={row} actions={actions} />
     </article>
   )
 }

@@ -6,6 +6,7 @@
 
 import type { EventsPage } from '../../daemon/src/protocol/index.js'
 import { ApiError, api } from './api.js'
+import type { ServerFeed, ServerFeedListener } from './panes/pane-client.js'
 import {
   STREAM_AUTH_PREFIX,
   STREAM_PROTOCOL,
@@ -65,6 +66,8 @@ export class ShellStream {
   /** Events of one socket message burst, handed on together so a replay renders once. */
   private batch: TranscriptEvent[] = []
   private flushQueued = false
+  /** Servers whose live feeds panes follow, with each pane's listener and the feeds it wants. */
+  private readonly follows = new Map<string, Map<ServerFeedListener, readonly ServerFeed[]>>()
 
   constructor(
     private readonly token: string,
@@ -112,6 +115,32 @@ export class ShellStream {
 
   answer(callId: string, outcome: ConfirmationOutcome): Promise<string | undefined> {
     return this.command({ type: 'answer', ref: '', callId, outcome })
+  }
+
+  /**
+   * Follows feeds of one server (its trace, its logs) until the returned function is called; the
+   * daemon is told the union of what the server's listeners want, again after each reconnect.
+   */
+  follow(server: string, feeds: readonly ServerFeed[], listener: ServerFeedListener): () => void {
+    let listeners = this.follows.get(server)
+    if (listeners === undefined) {
+      listeners = new Map()
+      this.follows.set(server, listeners)
+    }
+    listeners.set(listener, feeds)
+    this.sendFollow(server)
+    return () => {
+      const current = this.follows.get(server)
+      if (current?.delete(listener) !== true) return
+      if (current.size > 0) return this.sendFollow(server)
+      this.follows.delete(server)
+      this.send({ type: 'unfollow_server', ref: `f${++this.nextRef}`, server })
+    }
+  }
+
+  private sendFollow(server: string): void {
+    const feeds = new Set([...(this.follows.get(server)?.values() ?? [])].flat())
+    this.send({ type: 'follow_server', ref: `f${++this.nextRef}`, server, feeds: [...feeds] })
   }
 
   /** Sends a command and resolves with its reply; rejects when the daemon refuses it. */
@@ -167,6 +196,11 @@ export class ShellStream {
         ...(this.session === undefined ? {} : { session: this.session }),
         afterSeq: this.lastSeq,
       })
+      // Live feeds start again; what passed meanwhile is read back by each listener.
+      for (const [server, listeners] of this.follows) {
+        this.sendFollow(server)
+        for (const listener of listeners.keys()) listener.resumed?.()
+      }
     })
     ws.addEventListener('message', (message: MessageEvent<string>) => {
       if (this.ws !== ws) return
@@ -258,6 +292,16 @@ export class ShellStream {
       }
       case 'error':
         if (message.error.code === 'not_found') this.fatal(message.error.message)
+        return
+      case 'trace':
+        for (const listener of this.follows.get(message.server)?.keys() ?? []) {
+          listener.trace?.(message.entry)
+        }
+        return
+      case 'server_log':
+        for (const listener of this.follows.get(message.server)?.keys() ?? []) {
+          listener.log?.(message.line)
+        }
         return
     }
   }
