@@ -12,7 +12,9 @@ import {
 import { memo } from 'preact/compat'
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks'
 import { liveApps, MAX_LIVE_APPS } from './apps/live-apps.js'
-import { CallCard, type CallActions } from './CallCard.js'
+import { CallCard } from './CallCard.js'
+import { EmptyTranscript } from './EmptyTranscript.js'
+import { useShell } from './store/shell-context.js'
 import type { CallRow, NoticeRow, Row, StatusRow } from './transcript.js'
 
 const ESTIMATED_ROW_PX = 120
@@ -35,8 +37,8 @@ function StatusLine({ row }: { row: StatusRow }) {
   )
 }
 
-const RowView = memo(function RowView({ row, actions }: { row: Row; actions: CallActions }) {
-  if (row.kind === 'call') return <CallCard row={row} actions={actions} />
+const RowView = memo(function RowView({ row }: { row: Row }) {
+  if (row.kind === 'call') return <CallCard row={row} />
   if (row.kind === 'notice') return <NoticeLine row={row} />
   return <StatusLine row={row} />
 })
@@ -54,10 +56,24 @@ export function clock(time: string): string {
   return new Date(time).toLocaleTimeString()
 }
 
-export function Transcript({
+/** The session's transcript, rendered again when the store's frame counter moves. */
+export function LiveTranscript() {
+  const { transcript } = useShell().store
+  const model = transcript.model.value
+  const frame = transcript.frame.value
+  return (
+    <Transcript
+      key={model.session ?? ''}
+      rows={model.rows}
+      version={frame + model.version}
+      lastSeq={model.lastSeq}
+    />
+  )
+}
+
+function Transcript({
   rows,
   version,
-  actions,
   lastSeq,
 }: {
   rows: readonly Row[]
@@ -65,7 +81,6 @@ export function Transcript({
   lastSeq: number
   /** Changes whenever `rows` changed in place. */
   version: number
-  actions: CallActions
 }) {
   const scroller = useRef<HTMLDivElement>(null)
   const [, rerender] = useReducer((count: number) => count + 1, 0)
@@ -140,7 +155,7 @@ export function Transcript({
       data-last-seq={lastSeq}
     >
       {rows.length === 0 ? (
-        <p class="empty">No events in this session yet. Call a tool to start.</p>
+        <EmptyTranscript />
       ) : (
         <div class="transcript-inner" style={{ height: `${virtualizer.getTotalSize()}px` }}>
           {items.map((item) => {
@@ -159,7 +174,7 @@ export function Transcript({
                 class="transcript-row"
                 style={{ transform: `translateY(${item.start}px)` }}
               >
-                <RowView row={row} actions={actions} />
+                <RowView row={row} />
               </div>
             )
           })}

@@ -4,17 +4,17 @@
 // pages over REST before subscribing: a browser takes a WebSocket message at a time, and ten
 // thousand of them cost seconds where one response costs milliseconds.
 
-import type { EventsPage } from '../../daemon/src/protocol/index.js'
+import type {
+  ConfirmationOutcome,
+  EventsPage,
+  StreamCommand,
+  StreamMessage,
+  TranscriptEvent,
+} from '../../daemon/src/protocol/index.js'
+// The stream's own file, not the index: values from the index would bring its zod schemas along.
+import { STREAM_AUTH_PREFIX, STREAM_PROTOCOL } from '../../daemon/src/protocol/stream.js'
 import { ApiError, api } from './api.js'
 import type { ServerFeed, ServerFeedListener } from './panes/pane-client.js'
-import {
-  STREAM_AUTH_PREFIX,
-  STREAM_PROTOCOL,
-  type ConfirmationOutcome,
-  type StreamCommand,
-  type StreamMessage,
-  type TranscriptEvent,
-} from '../../daemon/src/protocol/index.js'
 
 export type Connection =
   | { state: 'connecting' }

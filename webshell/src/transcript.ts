@@ -1,7 +1,8 @@
 // Folds transcript events into the rows the tab shows: one card per call (request, confirmation,
-// progress and outcome together) and one line per notice or server status change. Rows are
-// replaced, never edited, when an event changes them, so an unchanged row can skip rendering;
-// the row list itself grows in place because a replay can bring tens of thousands of events.
+// progress and outcome together) and one line per notice or server status change, and keeps the
+// questions still waiting for an answer. Rows are replaced, never edited, when an event changes
+// them, so an unchanged row can skip rendering; the row list itself grows in place because a
+// replay can bring tens of thousands of events.
 
 import type {
   CallToolResult,
@@ -60,37 +61,67 @@ export interface StatusRow {
 
 export type Row = CallRow | NoticeRow | StatusRow
 
+/** What a question is about; each kind has its view in questions/views.ts. */
+export type QuestionKind = 'confirmation'
+
+/** A question waiting for the person's answer, shown in the question bar until it closes. */
+export interface OpenQuestion {
+  kind: QuestionKind
+  /** Unique among open questions: `confirmation:<callId>`. */
+  id: string
+  /** The call it belongs to, when known. */
+  callId: string | null
+  seq: number
+}
+
 export class TranscriptModel {
   readonly rows: Row[] = []
   private readonly callIndex = new Map<string, number>()
+  private readonly open = new Map<string, OpenQuestion>()
+  /** Made again only when the open questions change, so a view of them can skip rendering. */
+  private openList: readonly OpenQuestion[] = []
   /** Bumped on every change, so a view knows when to render again. */
   version = 0
   lastSeq = 0
-
-  private readonly listeners = new Set<() => void>()
 
   /** The session these rows belong to, once known. */
   constructor(public session?: string) {}
 
   apply(events: readonly TranscriptEvent[]): void {
-    for (const event of events) this.applyOne(event)
+    const before = this.open.size
+    let changed = false
+    for (const event of events) changed = this.applyOne(event) || changed
+    if (changed || this.open.size !== before) this.openList = [...this.open.values()]
     this.version += 1
-    for (const listener of this.listeners) listener()
-  }
-
-  /** Calls `listener` after every change; returns the function that stops it. */
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
   }
 
   hasCall(callId: string): boolean {
     return this.callIndex.has(callId)
   }
 
-  private applyOne(event: TranscriptEvent): void {
-    if (event.seq <= this.lastSeq) return
+  call(callId: string): CallRow | undefined {
+    const index = this.callIndex.get(callId)
+    return index === undefined ? undefined : (this.rows[index] as CallRow)
+  }
+
+  /** The questions waiting for an answer, oldest first. */
+  openQuestions(): readonly OpenQuestion[] {
+    return this.openList
+  }
+
+  /** Opens or closes a question; true when the open set changed. */
+  private setQuestion(id: string, question: OpenQuestion | null): boolean {
+    if (question === null) return this.open.delete(id)
+    if (this.open.has(id)) return false
+    this.open.set(id, question)
+    return true
+  }
+
+  /** Folds one event in; true when it opened or closed a question. */
+  private applyOne(event: TranscriptEvent): boolean {
+    if (event.seq <= this.lastSeq) return false
     this.lastSeq = event.seq
+    const ended = (callId: string) => this.setQuestion(`confirmation:${callId}`, null)
     switch (event.type) {
       case 'call.requested':
         this.callIndex.set(event.callId, this.rows.length)
@@ -113,42 +144,57 @@ export class TranscriptModel {
           failure: null,
           endSeq: null,
         })
-        return
-      case 'confirmation.requested':
-        return this.update(event.callId, () => ({
+        return false
+      case 'confirmation.requested': {
+        const row = this.call(event.callId)
+        if (row === undefined || isEnded(row.state)) return false
+        this.update(event.callId, () => ({
           state: 'confirming',
           confirmation: { state: 'pending' },
         }))
+        return this.setQuestion(`confirmation:${event.callId}`, {
+          kind: 'confirmation',
+          id: `confirmation:${event.callId}`,
+          callId: event.callId,
+          seq: event.seq,
+        })
+      }
       case 'confirmation.resolved':
-        return this.update(event.callId, (row) => ({
+        this.update(event.callId, (row) => ({
           state: row.state === 'confirming' ? 'running' : row.state,
           confirmation: { state: 'resolved', outcome: event.outcome, by: event.client },
         }))
+        return ended(event.callId)
       case 'call.progress':
-        return this.update(event.callId, () => ({
+        this.update(event.callId, () => ({
           progress: {
             progress: event.progress,
             ...(event.total === undefined ? {} : { total: event.total }),
             ...(event.message === undefined ? {} : { message: event.message }),
           },
         }))
+        return false
       case 'call.result':
-        return this.update(event.callId, () => ({
+        this.update(event.callId, () => ({
           state: event.result.isError === true ? 'error' : 'done',
           result: event.result,
           display: event.display,
           endSeq: event.seq,
         }))
+        return ended(event.callId)
       case 'call.failed':
-        return this.update(event.callId, () => ({
+        this.update(event.callId, () => ({
           state: 'failed',
           failure: event.error,
           endSeq: event.seq,
         }))
+        return ended(event.callId)
       case 'call.cancelled':
-        return this.update(event.callId, () => ({ state: 'cancelled', endSeq: event.seq }))
+        this.update(event.callId, () => ({ state: 'cancelled', endSeq: event.seq }))
+        return ended(event.callId)
       case 'call.interrupted':
-        return this.update(event.callId, () => ({ state: 'interrupted', endSeq: event.seq }))
+        this.update(event.callId, () => ({ state: 'interrupted', endSeq: event.seq }))
+        return ended(event.callId)
       case 'server.status':
         this.rows.push({
           kind: 'status',
@@ -159,7 +205,7 @@ export class TranscriptModel {
           status: event.status,
           error: event.error,
         })
-        return
+        return false
       case 'notice':
         this.rows.push({
           kind: 'notice',
@@ -169,7 +215,9 @@ export class TranscriptModel {
           level: event.level,
           message: event.message,
         })
-        return
+        return false
+      default:
+        return false
     }
   }
 

@@ -7,7 +7,8 @@ import type { LogLevel, ServerLogLine } from '../../../daemon/src/protocol/index
 import { toJson } from '../result/content.js'
 import { clip } from '../result/media.js'
 import { createLogsStore, type LogsStore } from './logs-store.js'
-import type { PaneClient } from './pane-client.js'
+import type { PaneProps } from './registry.js'
+import { usePaneClient } from './use-pane-client.js'
 import './panes.css'
 
 /** A longer line is cut: one line must not flood the pane. */
@@ -24,13 +25,14 @@ export const LOG_LEVELS: readonly LogLevel[] = [
   'emergency',
 ]
 
-export function LogsPane(props: { server: string; client: PaneClient }): JSX.Element {
+export function LogsPane({ server }: PaneProps): JSX.Element | null {
+  const client = usePaneClient()
   const store = useMemo(
-    () => createLogsStore(props.client, props.server),
-    [props.client, props.server],
+    () => (server === null ? null : createLogsStore(client, server)),
+    [client, server],
   )
-  useEffect(() => () => store.dispose(), [store])
-  return <LogsView store={store} />
+  useEffect(() => () => store?.dispose(), [store])
+  return store === null ? null : <LogsView store={store} />
 }
 
 function LogsView({ store }: { store: LogsStore }): JSX.Element {
@@ -46,7 +48,7 @@ function LogsView({ store }: { store: LogsStore }): JSX.Element {
     if (element !== null && atBottom.current) element.scrollTop = element.scrollHeight
   }, [lines])
   return (
-    <section class="pane" data-testid="logs-pane" aria-label={`Logs of ${store.server}`}>
+    <section class="server-pane" data-testid="logs-pane" aria-label={`Logs of ${store.server}`}>
       <div class="pane-head">
         <h2>Logs</h2>
         <label class="pane-level">

@@ -5,24 +5,30 @@ import type { JSX } from 'preact'
 import { useMemo, useRef, useState } from 'preact/hooks'
 import type { PromptInfo } from '../../../daemon/src/protocol/index.js'
 import { CompletingInput } from './CompletingInput.js'
-import type { PaneClient } from './pane-client.js'
+import type { PaneProps } from './registry.js'
+import { usePaneClient } from './use-pane-client.js'
 import { PromptMessages } from './PromptMessages.js'
 import { createPromptsStore, type PromptsStore } from './prompts-store.js'
 import './panes.css'
 
-export function PromptsPane(props: { server: string; client: PaneClient }): JSX.Element {
+export function PromptsPane({ server }: PaneProps): JSX.Element | null {
+  const client = usePaneClient()
   const store = useMemo(
-    () => createPromptsStore(props.client, props.server),
-    [props.client, props.server],
+    () => (server === null ? null : createPromptsStore(client, server)),
+    [client, server],
   )
-  return <PromptsView store={store} />
+  return store === null ? null : <PromptsView store={store} />
 }
 
 export function PromptsView({ store }: { store: PromptsStore }): JSX.Element {
   const listing = store.listing.value
   const chosen = store.chosen.value
   return (
-    <section class="pane" data-testid="prompts-pane" aria-label={`Prompts of ${store.server}`}>
+    <section
+      class="server-pane"
+      data-testid="prompts-pane"
+      aria-label={`Prompts of ${store.server}`}
+    >
       <div class="pane-head">
         <h2>Prompts</h2>
         <button type="button" onClick={() => void store.reload()}>

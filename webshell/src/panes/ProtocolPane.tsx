@@ -6,18 +6,20 @@ import { useEffect, useMemo } from 'preact/hooks'
 import type { TraceEntry } from '../../../daemon/src/protocol/index.js'
 import { toJson } from '../result/content.js'
 import { PlainText } from '../result/PlainText.js'
-import type { PaneClient } from './pane-client.js'
+import type { PaneProps } from './registry.js'
+import { usePaneClient } from './use-pane-client.js'
 import { createProtocolStore, type ProtocolStore } from './protocol-store.js'
 import { latencyOf, type TraceRow } from './trace-rows.js'
 import './panes.css'
 
-export function ProtocolPane(props: { server: string; client: PaneClient }): JSX.Element {
+export function ProtocolPane({ server }: PaneProps): JSX.Element | null {
+  const client = usePaneClient()
   const store = useMemo(
-    () => createProtocolStore(props.client, props.server),
-    [props.client, props.server],
+    () => (server === null ? null : createProtocolStore(client, server)),
+    [client, server],
   )
-  useEffect(() => () => store.dispose(), [store])
-  return <ProtocolView store={store} />
+  useEffect(() => () => store?.dispose(), [store])
+  return store === null ? null : <ProtocolView store={store} />
 }
 
 function ProtocolView({ store }: { store: ProtocolStore }): JSX.Element {
@@ -25,7 +27,11 @@ function ProtocolView({ store }: { store: ProtocolStore }): JSX.Element {
   const feed = store.feed.value
   const newestFirst = useMemo(() => [...rows].reverse(), [rows])
   return (
-    <section class="pane" data-testid="protocol-pane" aria-label={`Protocol of ${store.server}`}>
+    <section
+      class="server-pane"
+      data-testid="protocol-pane"
+      aria-label={`Protocol of ${store.server}`}
+    >
       <div class="pane-head">
         <h2>Protocol</h2>
         <span class="pane-count" data-testid="trace-count">

@@ -6,30 +6,28 @@ import type { JSX } from 'preact'
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import type { ResourceTemplateInfo } from '../../../daemon/src/protocol/index.js'
 import { CompletingInput } from './CompletingInput.js'
-import type { PaneClient } from './pane-client.js'
-import type { ResourceRequest } from './resource-request.js'
+import { useShell } from '../store/shell-context.js'
+import type { PaneProps } from './registry.js'
+import { usePaneClient } from './use-pane-client.js'
 import { ResourceContents } from './ResourceContents.js'
 import { createResourcesStore, type ResourcesStore } from './resources-store.js'
 import { expandTemplate, templateVariables } from './uri-template.js'
 import './panes.css'
 
-export function ResourcesPane(props: {
-  server: string
-  client: PaneClient
-  /** A resource to show, asked for from a tool result. */
-  request?: ResourceRequest | null
-}): JSX.Element {
+export function ResourcesPane({ server }: PaneProps): JSX.Element | null {
+  const client = usePaneClient()
+  // A resource asked for from a tool result, shown once the pane has its server.
+  const request = useShell().store.nav.resource.value
   const store = useMemo(
-    () => createResourcesStore(props.client, props.server),
-    [props.client, props.server],
+    () => (server === null ? null : createResourcesStore(client, server)),
+    [client, server],
   )
-  const request = props.request
   useEffect(() => {
-    if (request == null || request.server !== props.server) return
+    if (store === null || request === null || request.server !== store.server) return
     if (request.embedded !== undefined) store.showEmbedded(request.uri, request.embedded)
     else void store.read(request.uri)
   }, [store, request])
-  return <ResourcesView store={store} />
+  return store === null ? null : <ResourcesView store={store} />
 }
 
 export function ResourcesView({ store }: { store: ResourcesStore }): JSX.Element {
@@ -37,7 +35,11 @@ export function ResourcesView({ store }: { store: ResourcesStore }): JSX.Element
   const [template, setTemplate] = useState<ResourceTemplateInfo | null>(null)
   const current = store.shown.value?.uri
   return (
-    <section class="pane" data-testid="resources-pane" aria-label={`Resources of ${store.server}`}>
+    <section
+      class="server-pane"
+      data-testid="resources-pane"
+      aria-label={`Resources of ${store.server}`}
+    >
       <div class="pane-head">
         <h2>Resources</h2>
         <button type="button" onClick={() => void store.reload()}>
