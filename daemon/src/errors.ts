@@ -16,6 +16,8 @@ export const ErrorCode = {
   ServerNotReady: 'server_not_ready',
   ToolNotFound: 'tool_not_found',
   ToolTimeout: 'tool_timeout',
+  /** A prompt get, resource read or completion the server did not answer in time. */
+  Timeout: 'timeout',
   ToolCancelled: 'tool_cancelled',
   ServerCrashed: 'server_crashed',
   UpstreamError: 'upstream_error',

@@ -40,6 +40,10 @@ export function describeEvent(event: TranscriptEvent): string {
       return `${head} ${event.inputId} ${event.action}${event.reason === undefined ? '' : `: ${event.reason}`}${who}`
     case 'prompt.got':
       return `${head} ${event.server} ${event.prompt} ${jsonText(event.arguments)}${who}`
+    case 'prompt.failed':
+      return `${head} ${event.server} ${event.prompt} ${event.error.code}: ${event.error.message}${who}`
+    case 'resource.read_failed':
+      return `${head} ${event.server} ${event.uri} ${event.error.code}: ${event.error.message}${who}`
     case 'resource.read':
     case 'resource.subscribed':
     case 'resource.unsubscribed':

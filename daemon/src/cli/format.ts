@@ -3,7 +3,7 @@
 import type { CallToolResult, ServerInfo, ToolInfo } from '../protocol/index.js'
 import { jsonText, terminalText } from './terminal-text.js'
 
-function table(cells: string[][]): string {
+export function table(cells: string[][]): string {
   // Cells are made visible first, so the columns line up as they are shown.
   const rows = cells.map((row) => row.map(terminalText))
   const widths: number[] = []
@@ -41,7 +41,7 @@ export function formatTools(tools: ToolInfo[]): string {
   return table(rows)
 }
 
-function describeBlock(block: Record<string, unknown>): string {
+export function describeBlock(block: Record<string, unknown>): string {
   switch (block.type) {
     case 'text':
       return String(block.text ?? '')

@@ -11,6 +11,7 @@ import {
   type GlobalOptions,
 } from './context.js'
 import type { ServeOptions } from './daemon-commands.js'
+import { offeringProgram } from './offering-program.js'
 import { terminalText } from './terminal-text.js'
 
 // Commands load their modules on demand: `ferry call` should not pay for the daemon's imports.
@@ -126,6 +127,7 @@ export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) =
         options: { json?: boolean; timeout?: number; session?: string; yes?: boolean },
       ) => run(async (c) => (await serverCommands()).call(c, tool, rawArgs, options)),
     )
+  offeringProgram(program, run)
   program
     .command('reload')
     .description('re-read settings; changed servers reconnect')

@@ -20,11 +20,13 @@ import { PriorStore } from '../mcp/prior-store.js'
 import type {
   DisplayResult,
   ReloadResponse,
+  ResourcesResponse,
   ServerInfo,
   ServerStatus,
   ToolInfo,
   WorkspaceApproveResponse,
 } from '../protocol/index.js'
+import { qualifiedPrompts, resourceInfos, type NamedPrompt } from './offerings.js'
 import { buildRegistry, isModelVisible, toToolInfo, type RegistryEntry } from '../tools/registry.js'
 import { plainQualifiedName } from '../tools/qualified-names.js'
 
@@ -189,6 +191,38 @@ export class Ferry {
       .all()
       .filter((connection) => connection.status === 'ready')
       .map((connection) => ({ server: connection.name, offered: connection.discovered }))
+  }
+
+  /** The prompts of ready servers under qualified names (of `server` only, when given). */
+  prompts(server?: string): NamedPrompt[] {
+    if (server !== undefined) this.connection(server)
+    return qualifiedPrompts(this.offerings()).filter(
+      (item) => server === undefined || item.server === server,
+    )
+  }
+
+  /** The prompt of a qualified name, or why there is none: not found, or its server is down. */
+  prompt(qualifiedName: string): NamedPrompt {
+    const found = this.prompts().find((item) => item.name === qualifiedName)
+    if (found !== undefined) return found
+    for (const connection of this.pool.all()) {
+      const known = connection.discovered.prompts.some(
+        (prompt) =>
+          plainQualifiedName({ server: connection.name, tool: prompt.name }) === qualifiedName,
+      )
+      const notReady = known ? connection.notReadyError() : undefined
+      if (notReady !== undefined) throw notReady
+    }
+    throw new FerryError(
+      ErrorCode.NotFound,
+      `no prompt named "${qualifiedName}"; run \`ferry prompts\` to see the qualified names`,
+    )
+  }
+
+  /** The resources and templates of ready servers (of `server` only, when given). */
+  resources(server?: string): ResourcesResponse {
+    if (server !== undefined) this.connection(server)
+    return resourceInfos(this.offerings(), server)
   }
 
   /** Gets a prompt from `server` by the name the server lists it under. */

@@ -10,15 +10,14 @@ import {
   SdkError,
   SdkErrorCode,
   UriTemplate,
-  type Prompt,
   type Resource,
   type ResourceTemplateType,
   type Server,
   type ServerCapabilities,
 } from '@modelcontextprotocol/server'
 import type { Ferry } from '../core/ferry.js'
+import { qualifiedPrompts, type NamedPrompt } from '../core/offerings.js'
 import { errorMessage } from '../errors.js'
-import { qualifyNames } from '../tools/qualified-names.js'
 import type { ClientView } from './client-view.js'
 
 /** What the gateway declares for the handlers below. */
@@ -27,29 +26,9 @@ export const PROMPTS_RESOURCES_CAPABILITIES = {
   resources: { listChanged: true },
 } satisfies ServerCapabilities
 
-interface NamedPrompt {
-  /** The name the client knows it by. */
-  name: string
-  server: string
-  prompt: Prompt
-}
-
-/** Every ready server's prompts under qualified names, given over all servers as for tools. */
-function qualifiedPrompts(ferry: Ferry): NamedPrompt[] {
-  const picked = ferry.offerings().flatMap(({ server, offered }) => {
-    // A server that lists one name twice gets the first.
-    const seen = new Set<string>()
-    return offered.prompts
-      .filter((prompt) => !seen.has(prompt.name) && seen.add(prompt.name))
-      .map((prompt) => ({ server, prompt }))
-  })
-  const names = qualifyNames(picked.map(({ server, prompt }) => ({ server, tool: prompt.name })))
-  return picked.map((item, i) => ({ ...item, name: names[i] as string }))
-}
-
 /** The prompts a client sees, under the names it knows them by. */
 export function promptsFor(ferry: Ferry, view: ClientView): NamedPrompt[] {
-  return qualifiedPrompts(ferry)
+  return qualifiedPrompts(ferry.offerings())
     .filter((item) => view.reaches(item.server))
     .map((item) => (view.grant.unprefixed ? { ...item, name: item.prompt.name } : item))
 }

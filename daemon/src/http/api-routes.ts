@@ -16,6 +16,7 @@ import type { Sessions } from '../sessions/sessions.js'
 import { callRoutes } from './call-routes.js'
 import { gatewayRoutes, type GatewayRouteDeps } from './gateway-routes.js'
 import { jsonBody, parseBody } from './guards.js'
+import { offeringRoutes } from './offering-routes.js'
 import { sessionRoutes } from './session-routes.js'
 
 export interface ApiDeps {
@@ -86,6 +87,7 @@ export function apiRoutes(deps: ApiDeps): Hono {
   })
 
   api.route('/', callRoutes(deps.sessions, deps.log))
+  api.route('/', offeringRoutes(ferry, deps.sessions))
   api.route('/', sessionRoutes(deps.sessions))
   api.route('/', gatewayRoutes(deps.gatewayTokens))
 

@@ -18,6 +18,7 @@ const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   [ErrorCode.ServerNotReady]: 503,
   [ErrorCode.ToolNotFound]: 404,
   [ErrorCode.ToolTimeout]: 504,
+  [ErrorCode.Timeout]: 504,
   [ErrorCode.ToolCancelled]: 499 as ContentfulStatusCode,
   [ErrorCode.ServerCrashed]: 502,
   [ErrorCode.UpstreamError]: 502,

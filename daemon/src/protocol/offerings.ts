@@ -55,11 +55,18 @@ export interface ResourcesResponse {
   templates: ResourceTemplateInfo[]
 }
 
+/** Who asks, for the transcript: as in `POST /api/call`; the REST API when absent. */
+const offeringClientSchema = z.object({
+  kind: z.enum(['cli', 'attach', 'webshell', 'api']),
+  label: z.string().min(1).max(200),
+})
+
 /** Body of `POST /api/prompts/get`. */
 export const promptGetRequestSchema = z.object({
   name: z.string().min(1),
   arguments: z.record(z.string(), z.string()).optional(),
   session: z.string().min(1).optional(),
+  client: offeringClientSchema.optional(),
 })
 export type PromptGetRequest = z.infer<typeof promptGetRequestSchema>
 
@@ -68,8 +75,48 @@ export const resourceRequestSchema = z.object({
   server: z.string().min(1),
   uri: z.string().min(1),
   session: z.string().min(1).optional(),
+  client: offeringClientSchema.optional(),
 })
 export type ResourceRequest = z.infer<typeof resourceRequestSchema>
+
+/** One message of a got prompt, as the server sent it. */
+export interface PromptMessageBody {
+  role: 'user' | 'assistant'
+  /** A content block: `text`, `image`, `audio`, `resource` or `resource_link`. */
+  content: Record<string, unknown> & { type: string }
+}
+
+/** Answer of `POST /api/prompts/get`: the prompt and the server's `GetPromptResult` as it came. */
+export interface PromptGetResponse {
+  session: string
+  prompt: PromptInfo
+  result: Record<string, unknown> & { description?: string; messages: PromptMessageBody[] }
+}
+
+/** One item of a read: text, or a blob in base64. */
+export type ResourceContentsBody = Record<string, unknown> & {
+  uri: string
+  mimeType?: string
+  text?: string
+  blob?: string
+}
+
+/** Answer of `POST /api/resources/read`: the server's `ReadResourceResult` as it came. */
+export interface ResourceReadResponse {
+  session: string
+  server: string
+  uri: string
+  result: Record<string, unknown> & { contents: ResourceContentsBody[] }
+}
+
+/** Answer of `POST /api/resources/subscribe` and `.../unsubscribe`. */
+export interface ResourceSubscriptionResponse {
+  session: string
+  server: string
+  uri: string
+  /** Whether the session follows the resource now. */
+  subscribed: boolean
+}
 
 /** Body of `POST /api/completions`: what the person is typing, and the values already given. */
 export const completionRequestSchema = z.object({
@@ -114,6 +161,26 @@ export const resourceReadSchema = z.object({
   result: storedBodySchema,
 })
 
+/** A get or read that failed: the error as the API answered it. */
+const offeringErrorSchema = z.object({ code: z.string(), message: z.string() })
+
+/** `prompt.failed`: a get that the server refused or that did not finish (timeout, cancel). */
+export const promptFailedSchema = z.object({
+  type: z.literal('prompt.failed'),
+  server: z.string(),
+  prompt: z.string(),
+  arguments: z.record(z.string(), z.string()),
+  error: offeringErrorSchema,
+})
+
+/** `resource.read_failed`: a read that failed, timed out or was over the size limit. */
+export const resourceReadFailedSchema = z.object({
+  type: z.literal('resource.read_failed'),
+  server: z.string(),
+  uri: z.string(),
+  error: offeringErrorSchema,
+})
+
 /** `resource.subscribed` / `resource.unsubscribed`: the session follows a resource, or stopped. */
 export const resourceSubscribedSchema = z.object({
   type: z.enum(['resource.subscribed', 'resource.unsubscribed']),
@@ -130,6 +197,8 @@ export const resourceUpdatedSchema = z.object({
 
 export type OfferingEvent =
   | z.infer<typeof promptGotSchema>
+  | z.infer<typeof promptFailedSchema>
   | z.infer<typeof resourceReadSchema>
+  | z.infer<typeof resourceReadFailedSchema>
   | z.infer<typeof resourceSubscribedSchema>
   | z.infer<typeof resourceUpdatedSchema>

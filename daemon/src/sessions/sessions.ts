@@ -5,6 +5,7 @@ import type { Ferry } from '../core/ferry.js'
 import type { Log } from '../log.js'
 import type { TranscriptEventBody } from '../protocol/index.js'
 import { CallRunner } from './call-runner.js'
+import { OfferingRunner } from './offering-runner.js'
 import { PermissionBroker } from './permission-broker.js'
 import type { Session } from './session.js'
 import { SessionManager } from './session-manager.js'
@@ -14,6 +15,7 @@ export const DEFAULT_COMPACT_ABOVE_BYTES = 64 * 1024 * 1024
 
 export class Sessions {
   readonly runner: CallRunner
+  readonly offerings: OfferingRunner
 
   private constructor(
     readonly manager: SessionManager,
@@ -23,6 +25,7 @@ export class Sessions {
     log: Log,
   ) {
     this.runner = new CallRunner(ferry, this.broker, log)
+    this.offerings = new OfferingRunner(ferry, log)
     const toWorkspace = (body: TranscriptEventBody) => {
       for (const session of manager.all()) {
         if (session.meta.workspace !== workspace) continue

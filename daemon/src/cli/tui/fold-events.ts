@@ -182,6 +182,20 @@ export function foldEvent(feed: FeedEntry[], event: TranscriptEvent): FeedEntry[
         tone: 'dim',
         text: `prompt ${event.prompt} of ${event.server}${by === null ? '' : ` got by ${by}`}`,
       })
+    case 'prompt.failed':
+      return appendEntry(feed, {
+        kind: 'line',
+        key: `event-${event.seq}`,
+        tone: 'error',
+        text: `prompt ${event.prompt} of ${event.server} failed: ${event.error.message}`,
+      })
+    case 'resource.read_failed':
+      return appendEntry(feed, {
+        kind: 'line',
+        key: `event-${event.seq}`,
+        tone: 'error',
+        text: `reading ${event.uri} of ${event.server} failed: ${event.error.message}`,
+      })
     case 'resource.read':
     case 'resource.subscribed':
     case 'resource.unsubscribed':

@@ -1,0 +1,184 @@
+// ferry prompts | prompt | resources | read: thin clients of the daemon's prompt and resource
+// routes. Text goes to the terminal (made visible, as everything is); blobs go to a file.
+
+import { writeFile } from 'node:fs/promises'
+import { ErrorCode, FerryError } from '../errors.js'
+import type {
+  PromptGetResponse,
+  PromptInfo,
+  ResourceContentsBody,
+  ResourceReadResponse,
+  ResourcesResponse,
+} from '../protocol/index.js'
+import type { CliContext } from './context.js'
+import { connectDaemon } from './daemon-client.js'
+import { describeBlock, table } from './format.js'
+import { jsonText } from './terminal-text.js'
+
+function cliClient(command: string) {
+  return { kind: 'cli' as const, label: `ferry ${command} (pid ${process.pid})` }
+}
+
+function serverQuery(server: string | undefined): string {
+  return server === undefined ? '' : `?${new URLSearchParams({ server })}`
+}
+
+function firstLine(text: string | null): string {
+  return (text ?? '').split('\n')[0]?.slice(0, 80) ?? ''
+}
+
+export function formatPrompts(prompts: PromptInfo[]): string {
+  if (prompts.length === 0) return 'No prompts available.'
+  const rows = [['NAME', 'SERVER', 'ARGUMENTS', 'DESCRIPTION']]
+  for (const p of prompts) {
+    const args = p.arguments.map((a) => `${a.name}${a.required ? '*' : ''}`).join(',')
+    rows.push([p.name, p.server, args || '-', firstLine(p.title ?? p.description)])
+  }
+  const anyRequired = prompts.some((p) => p.arguments.some((a) => a.required))
+  return `${table(rows)}${anyRequired ? '\n* required' : ''}`
+}
+
+export function formatResources(list: ResourcesResponse): string {
+  const parts: string[] = []
+  if (list.resources.length === 0) parts.push('No resources available.')
+  else {
+    const rows = [['URI', 'SERVER', 'TYPE', 'NAME']]
+    for (const r of list.resources)
+      rows.push([r.uri, r.server, r.mimeType ?? '-', r.title ?? r.name])
+    parts.push(table(rows))
+  }
+  if (list.templates.length > 0) {
+    const rows = [['TEMPLATE', 'SERVER', 'TYPE', 'NAME']]
+    for (const t of list.templates)
+      rows.push([t.uriTemplate, t.server, t.mimeType ?? '-', t.title ?? t.name])
+    parts.push(table(rows))
+  }
+  return parts.join('\n\n')
+}
+
+/** Prompt arguments are strings; numbers and booleans are taken as their text. */
+export function parsePromptArgs(raw: string | undefined): Record<string, string> {
+  if (raw === undefined || raw.trim() === '') return {}
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(raw)
+  } catch (error) {
+    throw new FerryError(
+      ErrorCode.BadRequest,
+      `arguments are not valid JSON (${(error as Error).message}); pass an object such as '{"city":"Paris"}'`,
+    )
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new FerryError(
+      ErrorCode.BadRequest,
+      `arguments must be a JSON object such as '{"city":"Paris"}'`,
+    )
+  }
+  const args: Record<string, string> = {}
+  for (const [key, value] of Object.entries(parsed)) {
+    if (typeof value === 'string') args[key] = value
+    else if (typeof value === 'number' || typeof value === 'boolean') args[key] = String(value)
+    else {
+      throw new FerryError(
+        ErrorCode.BadRequest,
+        `prompt arguments are text; "${key}" is ${value === null ? 'null' : Array.isArray(value) ? 'an array' : 'an object'}`,
+      )
+    }
+  }
+  return args
+}
+
+export async function prompts(
+  ctx: CliContext,
+  options: { server?: string; json?: boolean },
+): Promise<number> {
+  const client = await connectDaemon(ctx.stateDir)
+  const list = await client.get<PromptInfo[]>(`/prompts${serverQuery(options.server)}`)
+  ctx.out(options.json === true ? jsonText(list, 2) : formatPrompts(list))
+  return 0
+}
+
+export function formatMessages(result: PromptGetResponse['result']): string {
+  const parts: string[] = []
+  if (typeof result.description === 'string' && result.description !== '') {
+    parts.push(`# ${result.description}`)
+  }
+  for (const message of result.messages) {
+    parts.push(`[${message.role}]\n${describeBlock(message.content)}`)
+  }
+  return parts.join('\n\n')
+}
+
+export async function prompt(
+  ctx: CliContext,
+  name: string,
+  rawArgs: string | undefined,
+  options: { json?: boolean; session?: string },
+): Promise<number> {
+  const args = parsePromptArgs(rawArgs)
+  const client = await connectDaemon(ctx.stateDir)
+  const got = await client.post<PromptGetResponse>('/prompts/get', {
+    name,
+    arguments: args,
+    client: cliClient('prompt'),
+    ...(options.session === undefined ? {} : { session: options.session }),
+  })
+  ctx.out(options.json === true ? jsonText(got.result, 2) : formatMessages(got.result))
+  return 0
+}
+
+export async function resources(
+  ctx: CliContext,
+  options: { server?: string; json?: boolean },
+): Promise<number> {
+  const client = await connectDaemon(ctx.stateDir)
+  const list = await client.get<ResourcesResponse>(`/resources${serverQuery(options.server)}`)
+  ctx.out(options.json === true ? jsonText(list, 2) : formatResources(list))
+  return 0
+}
+
+function blobBytes(item: ResourceContentsBody): Buffer {
+  return Buffer.from(item.blob ?? '', 'base64')
+}
+
+export async function read(
+  ctx: CliContext,
+  server: string,
+  uri: string,
+  options: { out?: string; json?: boolean; session?: string },
+): Promise<number> {
+  const client = await connectDaemon(ctx.stateDir)
+  const read = await client.post<ResourceReadResponse>('/resources/read', {
+    server,
+    uri,
+    client: cliClient('read'),
+    ...(options.session === undefined ? {} : { session: options.session }),
+  })
+  const contents = read.result.contents
+  if (options.json === true) {
+    ctx.out(jsonText(read.result, 2))
+    return 0
+  }
+  if (options.out !== undefined) {
+    if (contents.length !== 1) {
+      throw new FerryError(
+        ErrorCode.BadRequest,
+        `${uri} has ${contents.length} content items and --out writes one; use --json to see them all`,
+      )
+    }
+    const item = contents[0] as ResourceContentsBody
+    const bytes = typeof item.blob === 'string' ? blobBytes(item) : Buffer.from(item.text ?? '')
+    await writeFile(options.out, bytes)
+    ctx.err(`wrote ${bytes.byteLength} bytes (${item.mimeType ?? 'no type'}) to ${options.out}`)
+    return 0
+  }
+  for (const item of contents) {
+    if (typeof item.text === 'string') ctx.out(item.text)
+    else if (typeof item.blob === 'string') {
+      ctx.out(
+        `[blob ${item.uri}: ${item.mimeType ?? 'no type'}, ${blobBytes(item).byteLength} bytes; use --out FILE to save it]`,
+      )
+    }
+  }
+  return 0
+}

@@ -1,0 +1,87 @@
+// Prompts, resources, subscriptions and completions over REST (see docs/api.md): listings from
+// what ready servers listed, and gets, reads and subscriptions inside a session (the workspace's
+// default unless one is named), each recorded in its transcript.
+
+import type { HttpBindings } from '@hono/node-server'
+import type { Context } from 'hono'
+import { Hono } from 'hono'
+import type { Ferry } from '../core/ferry.js'
+import { toPromptInfo } from '../core/offerings.js'
+import {
+  promptGetRequestSchema,
+  resourceRequestSchema,
+  type PromptGetResponse,
+  type PromptInfo,
+  type ResourceReadResponse,
+  type ResourcesResponse,
+} from '../protocol/index.js'
+import type { Sessions } from '../sessions/sessions.js'
+import { requestClient } from './call-routes.js'
+import { jsonBody, parseBody } from './guards.js'
+
+/** A signal that aborts when the client goes away before its answer is written. */
+function clientGone(c: Context): { signal: AbortSignal; done: () => void } {
+  const controller = new AbortController()
+  const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing
+  const onGone = () => {
+    if (outgoing?.writableFinished !== true) controller.abort()
+  }
+  outgoing?.once('close', onGone)
+  return { signal: controller.signal, done: () => outgoing?.off('close', onGone) }
+}
+
+export function offeringRoutes(ferry: Ferry, sessions: Sessions): Hono {
+  const routes = new Hono()
+
+  routes.get('/prompts', (c) =>
+    c.json<PromptInfo[]>(ferry.prompts(c.req.query('server')).map(toPromptInfo)),
+  )
+
+  routes.get('/resources', (c) => c.json<ResourcesResponse>(ferry.resources(c.req.query('server'))))
+
+  routes.post('/prompts/get', async (c) => {
+    const body = parseBody(promptGetRequestSchema, await jsonBody(c))
+    const session = await sessions.resolve(body.session)
+    const gone = clientGone(c)
+    try {
+      const got = await sessions.offerings.getPrompt(
+        session,
+        { name: body.name, arguments: body.arguments ?? {} },
+        requestClient(body.client),
+        gone.signal,
+      )
+      return c.json<PromptGetResponse>({
+        session: session.id,
+        prompt: got.prompt,
+        result: got.result as PromptGetResponse['result'],
+      })
+    } finally {
+      gone.done()
+    }
+  })
+
+  routes.post('/resources/read', async (c) => {
+    const body = parseBody(resourceRequestSchema, await jsonBody(c))
+    const session = await sessions.resolve(body.session)
+    const gone = clientGone(c)
+    try {
+      const result = await sessions.offerings.readResource(
+        session,
+        body.server,
+        body.uri,
+        requestClient(body.client),
+        gone.signal,
+      )
+      return c.json<ResourceReadResponse>({
+        session: session.id,
+        server: body.server,
+        uri: body.uri,
+        result: result as ResourceReadResponse['result'],
+      })
+    } finally {
+      gone.done()
+    }
+  })
+
+  return routes
+}

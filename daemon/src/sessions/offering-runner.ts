@@ -1,0 +1,204 @@
+// Prompt gets and resource reads on behalf of a session: each is bounded in time (a get by the
+// server's `timeout`, a read by its `appResourceTimeoutMs`) and a read in size, and each, done or
+// failed, is recorded in the session's transcript with its body when that is small enough.
+
+import {
+  ProtocolError,
+  ResourceNotFoundError,
+  SdkError,
+  SdkErrorCode,
+  type GetPromptResult,
+  type ReadResourceResult,
+} from '@modelcontextprotocol/client'
+import type { Ferry } from '../core/ferry.js'
+import { checkPromptArguments, checkReadSize, storedBody, toPromptInfo } from '../core/offerings.js'
+import { ErrorCode, FerryError, errorMessage, toFerryError } from '../errors.js'
+import type { Log } from '../log.js'
+import type { ClientRef, PromptInfo } from '../protocol/index.js'
+import type { Session } from './session.js'
+
+const INVALID_PARAMS = -32602
+
+export interface PromptGot {
+  prompt: PromptInfo
+  result: GetPromptResult
+}
+
+/** Runs `work` with a signal that aborts on `signal` or after `timeoutMs`, whichever comes first. */
+async function within<T>(
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<{ value: T } | { timedOut: true } | { cancelled: true; error: unknown }> {
+  const controller = new AbortController()
+  let timedOut = false
+  const timer = setTimeout(() => {
+    timedOut = true
+    controller.abort()
+  }, timeoutMs)
+  const cancel = () => controller.abort()
+  signal?.addEventListener('abort', cancel, { once: true })
+  // The bound holds even if the work does not notice the abort.
+  const aborted = new Promise<never>((_resolve, reject) =>
+    controller.signal.addEventListener('abort', () => reject(new Error('aborted')), {
+      once: true,
+    }),
+  )
+  aborted.catch(() => {})
+  try {
+    if (signal?.aborted === true) controller.abort()
+    return { value: await Promise.race([work(controller.signal), aborted]) }
+  } catch (error) {
+    if (timedOut) return { timedOut: true }
+    if (signal?.aborted === true) return { cancelled: true, error }
+    throw error
+  } finally {
+    clearTimeout(timer)
+    signal?.removeEventListener('abort', cancel)
+  }
+}
+
+/** What the server or the SDK threw, as the API answers it. */
+function upstreamError(error: unknown, what: string, server: string): FerryError {
+  if (error instanceof FerryError) return error
+  if (error instanceof ResourceNotFoundError) {
+    return new FerryError(ErrorCode.NotFound, `server "${server}" has no ${what}`, { cause: error })
+  }
+  if (error instanceof ProtocolError) {
+    return new FerryError(
+      error.code === INVALID_PARAMS ? ErrorCode.BadRequest : ErrorCode.UpstreamError,
+      `server "${server}" refused ${what}: ${error.message}`,
+      { cause: error },
+    )
+  }
+  if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
+    return new FerryError(
+      ErrorCode.ServerCrashed,
+      `server "${server}" closed the connection during ${what}`,
+      {
+        cause: error,
+      },
+    )
+  }
+  return new FerryError(
+    ErrorCode.UpstreamError,
+    `${what} of server "${server}" failed: ${errorMessage(error)}`,
+    {
+      cause: error,
+    },
+  )
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`
+}
+
+export class OfferingRunner {
+  constructor(
+    private readonly ferry: Ferry,
+    private readonly log: Log,
+  ) {}
+
+  /** Gets a prompt by its qualified name and records `prompt.got` (or `prompt.failed`). */
+  async getPrompt(
+    session: Session,
+    request: { name: string; arguments: Record<string, string> },
+    client: ClientRef,
+    signal?: AbortSignal,
+  ): Promise<PromptGot> {
+    const named = this.ferry.prompt(request.name)
+    checkPromptArguments(named, request.arguments)
+    const args = request.arguments
+    const timeoutMs = this.ferry.serverConfig(named.server)?.timeout ?? 60_000
+    const what = `prompt "${named.prompt.name}"`
+    try {
+      const outcome = await within(timeoutMs, signal, (inner) =>
+        this.ferry.getPrompt(named.server, named.prompt.name, args, inner),
+      )
+      if ('timedOut' in outcome) {
+        throw new FerryError(
+          ErrorCode.Timeout,
+          `server "${named.server}" did not answer ${what} within ${seconds(timeoutMs)} (its timeout)`,
+        )
+      }
+      if ('cancelled' in outcome) {
+        throw new FerryError(ErrorCode.ToolCancelled, `getting ${what} was cancelled`)
+      }
+      await session.emit(
+        {
+          type: 'prompt.got',
+          server: named.server,
+          prompt: named.prompt.name,
+          arguments: args,
+          result: storedBody(outcome.value),
+        },
+        client,
+      )
+      return { prompt: toPromptInfo(named), result: outcome.value }
+    } catch (error) {
+      const failure = this.reported(upstreamError(error, what, named.server), session)
+      await session.emit(
+        {
+          type: 'prompt.failed',
+          server: named.server,
+          prompt: named.prompt.name,
+          arguments: args,
+          error: { code: failure.code, message: failure.message },
+        },
+        client,
+      )
+      throw failure
+    }
+  }
+
+  /** Reads a resource of `server` and records `resource.read` (or `resource.read_failed`). */
+  async readResource(
+    session: Session,
+    server: string,
+    uri: string,
+    client: ClientRef,
+    signal?: AbortSignal,
+  ): Promise<ReadResourceResult> {
+    // An unknown or stopped server is refused before anything is recorded.
+    const config = this.ferry.serverConfig(server)
+    if (config === undefined) this.ferry.resources(server)
+    const timeoutMs = config?.appResourceTimeoutMs ?? 5_000
+    const what = `resource ${uri}`
+    try {
+      const outcome = await within(timeoutMs, signal, (inner) =>
+        this.ferry.readResource(server, uri, inner),
+      )
+      if ('timedOut' in outcome) {
+        throw new FerryError(
+          ErrorCode.Timeout,
+          `server "${server}" did not answer the read of ${uri} within ${seconds(timeoutMs)} (its appResourceTimeoutMs)`,
+        )
+      }
+      if ('cancelled' in outcome) {
+        throw new FerryError(ErrorCode.ToolCancelled, `reading ${uri} was cancelled`)
+      }
+      checkReadSize(server, uri, outcome.value)
+      await session.emit(
+        { type: 'resource.read', server, uri, result: storedBody(outcome.value) },
+        client,
+      )
+      return outcome.value
+    } catch (error) {
+      const failure = this.reported(upstreamError(error, what, server), session)
+      await session.emit(
+        {
+          type: 'resource.read_failed',
+          server,
+          uri,
+          error: { code: failure.code, message: failure.message },
+        },
+        client,
+      )
+      throw failure
+    }
+  }
+
+  private reported(error: FerryError, session: Session): FerryError {
+    return toFerryError(error, this.log, { where: 'offering', session: session.id })
+  }
+}

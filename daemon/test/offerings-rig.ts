@@ -1,0 +1,73 @@
+// Servers and helpers for the prompts, resources and subscriptions tests: server-everything (legacy,
+// SDK v1) and the offerings fixture in either era, each trusted so their tools run unconfirmed.
+
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { offeringsServerPath } from '../../e2e/fixtures/paths.js'
+import type { PromptInfo, ResourcesResponse } from '../src/protocol/index.js'
+import { waitFor, type TestDaemon } from './harness.js'
+
+const require = createRequire(import.meta.url)
+
+export const everythingPath = join(
+  dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
+  'dist',
+  'index.js',
+)
+
+export function everything(): Record<string, unknown> {
+  return { command: process.execPath, args: [everythingPath, 'stdio'], trust: true }
+}
+
+/** The offerings fixture in `era`; the modern one is reached through `versionNegotiation: auto`. */
+export function offeringsFixture(
+  era: 'modern' | 'legacy',
+  flags: string[] = [],
+): Record<string, unknown> {
+  return {
+    command: process.execPath,
+    args: [offeringsServerPath, '--era', era, ...flags],
+    trust: true,
+    ...(era === 'modern' ? { versionNegotiation: 'auto' } : {}),
+  }
+}
+
+export async function promptsOf(daemon: TestDaemon, server?: string): Promise<PromptInfo[]> {
+  const query = server === undefined ? '' : `?server=${server}`
+  return (await (await daemon.api(`/prompts${query}`)).json()) as PromptInfo[]
+}
+
+export async function resourcesOf(daemon: TestDaemon, server?: string): Promise<ResourcesResponse> {
+  const query = server === undefined ? '' : `?server=${server}`
+  return (await (await daemon.api(`/resources${query}`)).json()) as ResourcesResponse
+}
+
+/** Waits until `server` is ready and its prompts, resources and templates are all listed. */
+export async function waitForOfferings(
+  daemon: TestDaemon,
+  server: string,
+  counts: { prompts: number; resources: number; templates: number },
+): Promise<void> {
+  await daemon.waitForStatus(server, 'ready', 30_000)
+  await waitFor(
+    async () => {
+      const prompts = await promptsOf(daemon, server)
+      const listed = await resourcesOf(daemon, server)
+      return (
+        prompts.length >= counts.prompts &&
+        listed.resources.length >= counts.resources &&
+        listed.templates.length >= counts.templates
+      )
+    },
+    20_000,
+    `the prompts and resources of ${server}`,
+  )
+}
+
+export function post(daemon: TestDaemon, path: string, body: unknown): Promise<Response> {
+  return daemon.api(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+}
