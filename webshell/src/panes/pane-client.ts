@@ -15,6 +15,8 @@ export interface ServerFeedListener {
 export interface PaneClient {
   /** A REST call under `/api`; rejects with the daemon's message. */
   request<T>(path: string, method?: string, body?: unknown): Promise<T>
+  /** Who asks, as the transcript names it: this tab. */
+  readonly identity: { kind: 'webshell'; label: string }
   /** The session the tab shows: gets and reads are recorded in its transcript. */
   session(): string | undefined
   /** Follows `feeds` of `server` until the returned function is called (again after reconnects). */

@@ -2,7 +2,11 @@
 // (the server's messages, as untrusted JSON).
 
 import { signal, type ReadonlySignal } from '@preact/signals'
-import type { CompletionResponse, PromptInfo } from '../../../daemon/src/protocol/index.js'
+import type {
+  CompletionResponse,
+  PromptGetResponse,
+  PromptInfo,
+} from '../../../daemon/src/protocol/index.js'
 import type { PaneClient } from './pane-client.js'
 
 export type PromptListing =
@@ -44,7 +48,9 @@ export function createPromptsStore(client: PaneClient, server: string): PromptsS
     outcome,
     async reload() {
       try {
-        const all = await client.request<PromptInfo[]>('/prompts')
+        const all = await client.request<PromptInfo[]>(
+          `/prompts?server=${encodeURIComponent(server)}`,
+        )
         const prompts = all.filter((prompt) => prompt.server === server)
         listing.value = { state: 'ready', prompts }
         const current = chosen.peek()
@@ -66,12 +72,13 @@ export function createPromptsStore(client: PaneClient, server: string): PromptsS
       const session = client.session()
       outcome.value = { state: 'getting' }
       try {
-        const result = await client.request<unknown>('/prompts/get', 'POST', {
+        const answer = await client.request<PromptGetResponse>('/prompts/get', 'POST', {
           name: prompt.name,
           arguments: given,
+          client: client.identity,
           ...(session === undefined ? {} : { session }),
         })
-        if (got === gets) outcome.value = { state: 'got', arguments: given, result }
+        if (got === gets) outcome.value = { state: 'got', arguments: given, result: answer.result }
       } catch (error) {
         if (got === gets) outcome.value = { state: 'failed', message: (error as Error).message }
       }

@@ -5,6 +5,7 @@ import { signal, type ReadonlySignal } from '@preact/signals'
 import type {
   CompletionResponse,
   ResourceInfo,
+  ResourceReadResponse,
   ResourcesResponse,
   ResourceTemplateInfo,
 } from '../../../daemon/src/protocol/index.js'
@@ -49,7 +50,7 @@ export function createResourcesStore(client: PaneClient, server: string): Resour
   let reads = 0
   const session = () => {
     const id = client.session()
-    return id === undefined ? {} : { session: id }
+    return { client: client.identity, ...(id === undefined ? {} : { session: id }) }
   }
   const store: ResourcesStore = {
     server,
@@ -58,7 +59,9 @@ export function createResourcesStore(client: PaneClient, server: string): Resour
     followed,
     async reload() {
       try {
-        const all = await client.request<ResourcesResponse>('/resources')
+        const all = await client.request<ResourcesResponse>(
+          `/resources?server=${encodeURIComponent(server)}`,
+        )
         listing.value = {
           state: 'ready',
           resources: all.resources.filter((resource) => resource.server === server),
@@ -72,12 +75,14 @@ export function createResourcesStore(client: PaneClient, server: string): Resour
       const read = ++reads
       shown.value = { uri, from: 'server', state: 'reading' }
       try {
-        const result = await client.request<unknown>('/resources/read', 'POST', {
+        const answer = await client.request<ResourceReadResponse>('/resources/read', 'POST', {
           server,
           uri,
           ...session(),
         })
-        if (read === reads) shown.value = { uri, from: 'server', state: 'read', result }
+        if (read === reads) {
+          shown.value = { uri, from: 'server', state: 'read', result: answer.result }
+        }
       } catch (error) {
         if (read === reads) {
           shown.value = { uri, from: 'server', state: 'failed', message: (error as Error).message }
