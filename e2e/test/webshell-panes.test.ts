@@ -15,6 +15,8 @@ async function openShell(): Promise<{ daemon: TestDaemon; page: Page; errors: st
   const daemon = await startDaemon({ mcpServers: { every: everything() } })
   await daemon.waitForStatus('every', 'ready')
   const { page, errors } = await openPage(browser())
+  // Under the test's own limit, so a wait that fails names what it waited for.
+  page.setDefaultTimeout(15_000)
   await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
   await page.locator('[data-testid="connection"][data-state="live"]').waitFor()
   return { daemon, page, errors }
