@@ -3,7 +3,8 @@
 
 import { useShell } from './store/shell-context.js'
 
-export function EmptyTranscript() {
+/** `events`: the rows already shown (server status lines and notices, no call yet). */
+export function EmptyTranscript({ events }: { events: number }) {
   const { store } = useShell()
   const servers = store.servers.value ?? []
   const tools = store.tools.value
@@ -13,8 +14,10 @@ export function EmptyTranscript() {
   return (
     <div class="empty" data-testid="empty-transcript">
       <p>
-        <strong>No events in this session yet.</strong> Everything called in it shows up here, from
-        this tab, a terminal or an agent.
+        <strong>
+          {events === 0 ? 'No events in this session yet.' : 'No calls in this session yet.'}
+        </strong>{' '}
+        Every call in it shows up here, from this tab, a terminal or an agent.
       </p>
       {servers.length === 0 ? (
         <p data-testid="empty-no-servers">

@@ -65,6 +65,7 @@ export function LiveTranscript() {
     <Transcript
       key={model.session ?? ''}
       rows={model.rows}
+      calls={model.callCount()}
       version={frame + model.version}
       lastSeq={model.lastSeq}
     />
@@ -73,10 +74,13 @@ export function LiveTranscript() {
 
 function Transcript({
   rows,
+  calls,
   version,
   lastSeq,
 }: {
   rows: readonly Row[]
+  /** How many of the rows are calls. */
+  calls: number
   /** The newest seq shown, for anyone checking the transcript is complete. */
   lastSeq: number
   /** Changes whenever `rows` changed in place. */
@@ -154,9 +158,7 @@ function Transcript({
       }}
       data-last-seq={lastSeq}
     >
-      {rows.length === 0 ? (
-        <EmptyTranscript />
-      ) : (
+      {rows.length > 0 && (
         <div class="transcript-inner" style={{ height: `${virtualizer.getTotalSize()}px` }}>
           {items.map((item) => {
             const row = rows[item.index]
@@ -180,6 +182,8 @@ function Transcript({
           })}
         </div>
       )}
+      {/* Server status lines alone are no start: until the first call, say how to make one. */}
+      {calls === 0 && <EmptyTranscript events={rows.length} />}
     </div>
   )
 }

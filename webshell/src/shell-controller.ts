@@ -5,6 +5,7 @@
 import { batch } from '@preact/signals'
 import type {
   ConfirmationOutcome,
+  InputAnswer,
   ServerInfo,
   SessionInfo,
   StatusResponse,
@@ -14,7 +15,8 @@ import { ApiError, api } from './api.js'
 import { liveApps } from './apps/live-apps.js'
 import type { OpenResource } from './panes/resource-request.js'
 import type { ShellStore } from './store/shell-store.js'
-import { randomHex, ShellStream } from './stream.js'
+import { ShellStream, type ServerFeed, type ServerFeedMessage } from './stream.js'
+import { randomHex } from './tab-label.js'
 import { sessionInUrl, showSessionInUrl } from './token.js'
 
 export interface ShellController {
@@ -29,13 +31,31 @@ export interface ShellController {
   /** Starts a call; rejects only when it was refused before reaching the transcript. */
   callTool(tool: string, args: Record<string, unknown>): Promise<void>
   answer(callId: string, outcome: ConfirmationOutcome): Promise<unknown>
+  answerInput(inputId: string, answer: InputAnswer): Promise<unknown>
   cancel(callId: string): Promise<unknown>
   /** A REST request with this tab's token. */
   api<T>(path: string, method?: string, body?: unknown): Promise<T>
-  /** Follows live feeds of one server (its trace, its logs) until the returned function is called. */
-  follow: ShellStream['follow']
   /** Shows a resource in its server's Resources pane. */
   openResource: OpenResource
+  /**
+   * Hands `listener` each new trace entry or log line of `server` (the `feeds` asked for) until
+   * the returned function is called; several listeners of one server share one follow.
+   */
+  followServer(
+    server: string,
+    feeds: ServerFeed[],
+    listener: (message: ServerFeedMessage) => void,
+  ): () => void
+}
+
+interface FeedListener {
+  feeds: ServerFeed[]
+  listener: (message: ServerFeedMessage) => void
+}
+
+const FEED_OF: Record<ServerFeedMessage['type'], ServerFeed> = {
+  trace: 'trace',
+  server_log: 'logs',
 }
 
 const REFUSED_TOKEN =
@@ -53,6 +73,7 @@ export function createShellController(store: ShellStore): ShellController {
   let refreshTimer: ReturnType<typeof setTimeout> | undefined
   let stopped = false
   const cleanups: (() => void)[] = []
+  const feedListeners = new Map<string, Set<FeedListener>>()
 
   const loadServers = async (): Promise<boolean> => {
     try {
@@ -118,7 +139,26 @@ export function createShellController(store: ShellStore): ShellController {
     onFatal(message) {
       store.failure.value = message
     },
+    onServerFeed(message) {
+      for (const entry of feedListeners.get(message.server) ?? []) {
+        if (entry.feeds.includes(FEED_OF[message.type])) entry.listener(message)
+      }
+    },
   })
+
+  /** Asks the daemon for the union of what the server's listeners want, or stops following. */
+  const refollow = (server: string) => {
+    const listeners = feedListeners.get(server)
+    // Sent again on reconnection by the stream; a refusal shows as a missing feed, nothing worse.
+    const ignore = () => {}
+    if (listeners === undefined || listeners.size === 0) {
+      feedListeners.delete(server)
+      stream.unfollow(server).catch(ignore)
+      return
+    }
+    const feeds = [...new Set([...listeners].flatMap((entry) => entry.feeds))]
+    stream.follow(server, feeds).catch(ignore)
+  }
 
   const switchSession = async (id: string, push: boolean) => {
     if (id === transcript.model.value.session) return
@@ -192,9 +232,9 @@ export function createShellController(store: ShellStore): ShellController {
       }
     },
     answer: (callId, outcome) => stream.answer(callId, outcome),
+    answerInput: (inputId, answer) => stream.answerInput(inputId, answer),
     cancel: (callId) => stream.cancel(callId),
     api: (path, method, body) => api(token, path, method, body),
-    follow: (server, feeds, listener) => stream.follow(server, feeds, listener),
     openResource(request) {
       batch(() => {
         store.nav.server.value = request.server
@@ -204,6 +244,17 @@ export function createShellController(store: ShellStore): ShellController {
           nonce: (store.nav.resource.peek()?.nonce ?? 0) + 1,
         }
       })
+    },
+    followServer(server, feeds, listener) {
+      const entry = { feeds, listener }
+      const listeners = feedListeners.get(server) ?? new Set<FeedListener>()
+      feedListeners.set(server, listeners)
+      listeners.add(entry)
+      refollow(server)
+      return () => {
+        listeners.delete(entry)
+        refollow(server)
+      }
     },
   }
 }

@@ -7,6 +7,7 @@
 import type {
   ConfirmationOutcome,
   EventsPage,
+  InputAnswer,
   StreamCommand,
   StreamMessage,
   TranscriptEvent,
@@ -14,7 +15,11 @@ import type {
 // The stream's own file, not the index: values from the index would bring its zod schemas along.
 import { STREAM_AUTH_PREFIX, STREAM_PROTOCOL } from '../../daemon/src/protocol/stream.js'
 import { ApiError, api } from './api.js'
-import type { ServerFeed, ServerFeedListener } from './panes/pane-client.js'
+import { tabLabel } from './tab-label.js'
+
+/** A live feed of one server, outside any session: its protocol trace or its logs. */
+export type ServerFeed = 'trace' | 'logs'
+export type ServerFeedMessage = Extract<StreamMessage, { type: 'trace' | 'server_log' }>
 
 export type Connection =
   | { state: 'connecting' }
@@ -32,6 +37,8 @@ export interface StreamHandlers {
   onConnection(connection: Connection): void
   /** A session that does not exist, or a daemon that refuses the token: retrying will not help. */
   onFatal(message: string): void
+  /** A trace entry or log line of a server this tab follows. */
+  onServerFeed(message: ServerFeedMessage): void
 }
 
 type Reply = { ok: true; callId?: string } | { ok: false; error: { code: string; message: string } }
@@ -63,11 +70,11 @@ export class ShellStream {
   private retryTimer: ReturnType<typeof setTimeout> | undefined
   private nextRef = 0
   private readonly pending = new Map<string, (reply: Reply) => void>()
+  /** Servers whose feeds this tab follows: asked for again on every (re)connection. */
+  private readonly followed = new Map<string, ServerFeed[]>()
   /** Events of one socket message burst, handed on together so a replay renders once. */
   private batch: TranscriptEvent[] = []
   private flushQueued = false
-  /** Servers whose live feeds panes follow, with each pane's listener and the feeds it wants. */
-  private readonly follows = new Map<string, Map<ServerFeedListener, readonly ServerFeed[]>>()
 
   constructor(
     private readonly token: string,
@@ -117,30 +124,20 @@ export class ShellStream {
     return this.command({ type: 'answer', ref: '', callId, outcome })
   }
 
-  /**
-   * Follows feeds of one server (its trace, its logs) until the returned function is called; the
-   * daemon is told the union of what the server's listeners want, again after each reconnect.
-   */
-  follow(server: string, feeds: readonly ServerFeed[], listener: ServerFeedListener): () => void {
-    let listeners = this.follows.get(server)
-    if (listeners === undefined) {
-      listeners = new Map()
-      this.follows.set(server, listeners)
-    }
-    listeners.set(listener, feeds)
-    this.sendFollow(server)
-    return () => {
-      const current = this.follows.get(server)
-      if (current?.delete(listener) !== true) return
-      if (current.size > 0) return this.sendFollow(server)
-      this.follows.delete(server)
-      this.send({ type: 'unfollow_server', ref: `f${++this.nextRef}`, server })
-    }
+  /** Answers an open `input.requested`; rejects with the daemon's reason (a field that does not fit). */
+  answerInput(inputId: string, answer: InputAnswer): Promise<string | undefined> {
+    return this.command({ type: 'answer_input', ref: '', inputId, ...answer })
   }
 
-  private sendFollow(server: string): void {
-    const feeds = new Set([...(this.follows.get(server)?.values() ?? [])].flat())
-    this.send({ type: 'follow_server', ref: `f${++this.nextRef}`, server, feeds: [...feeds] })
+  /** Follows `feeds` of `server` (replacing what was followed of it) until `unfollow`. */
+  follow(server: string, feeds: ServerFeed[]): Promise<string | undefined> {
+    this.followed.set(server, feeds)
+    return this.command({ type: 'follow_server', ref: '', server, feeds })
+  }
+
+  unfollow(server: string): Promise<string | undefined> {
+    this.followed.delete(server)
+    return this.command({ type: 'unfollow_server', ref: '', server })
   }
 
   /** Sends a command and resolves with its reply; rejects when the daemon refuses it. */
@@ -196,10 +193,8 @@ export class ShellStream {
         ...(this.session === undefined ? {} : { session: this.session }),
         afterSeq: this.lastSeq,
       })
-      // Live feeds start again; what passed meanwhile is read back by each listener.
-      for (const [server, listeners] of this.follows) {
-        this.sendFollow(server)
-        for (const listener of listeners.keys()) listener.resumed?.()
+      for (const [server, feeds] of this.followed) {
+        this.send({ type: 'follow_server', ref: `r${++this.nextRef}`, server, feeds })
       }
     })
     ws.addEventListener('message', (message: MessageEvent<string>) => {
@@ -294,14 +289,8 @@ export class ShellStream {
         if (message.error.code === 'not_found') this.fatal(message.error.message)
         return
       case 'trace':
-        for (const listener of this.follows.get(message.server)?.keys() ?? []) {
-          listener.trace?.(message.entry)
-        }
-        return
       case 'server_log':
-        for (const listener of this.follows.get(message.server)?.keys() ?? []) {
-          listener.log?.(message.line)
-        }
+        this.handlers.onServerFeed(message)
         return
     }
   }
@@ -328,26 +317,4 @@ export class ShellStream {
     const delay = Math.min(FIRST_RETRY_MS * 2 ** (this.attempt - 1), MAX_RETRY_MS)
     this.retryTimer = setTimeout(() => void this.connect(), delay)
   }
-}
-
-/** `bytes` random bytes as hex: ids that only need to be unlikely to repeat. */
-export function randomHex(bytes: number): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (byte) =>
-    byte.toString(16).padStart(2, '0'),
-  ).join('')
-}
-
-/** "WebShell tab 3f2a (Chrome)": the short id tells two tabs apart and survives a reload. */
-export function tabLabel(): string {
-  let id = sessionStorage.getItem('ferry.tab')
-  if (id === null) {
-    id = randomHex(2)
-    sessionStorage.setItem('ferry.tab', id)
-  }
-  return `WebShell tab ${id} (${browserName()})`
-}
-
-function browserName(): string {
-  const match = /(Firefox|Edg|Chrome|Chromium|Safari)\/[\d.]+/.exec(navigator.userAgent)
-  return match?.[1] ?? 'browser'
 }

@@ -99,6 +99,10 @@ export class TranscriptModel {
     return this.callIndex.has(callId)
   }
 
+  callCount(): number {
+    return this.callIndex.size
+  }
+
   call(callId: string): CallRow | undefined {
     const index = this.callIndex.get(callId)
     return index === undefined ? undefined : (this.rows[index] as CallRow)

@@ -1,5 +1,6 @@
 // One pane of the registry on screen: shown at once when its code is at hand, else loaded (once
-// per page) with a loading line meanwhile, and a failed load says so and offers to try again.
+// per page) with a loading line meanwhile. A failed load says so; browsers keep a failed module
+// import failed, so trying again means reloading the page.
 
 import type { ComponentType } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
@@ -14,12 +15,10 @@ function paneAtHand(entry: PaneEntry): ComponentType<PaneProps> | undefined {
 export function LazyPane({ entry, props }: { entry: PaneEntry; props: PaneProps }) {
   const [, setLoaded] = useState<ComponentType<PaneProps> | undefined>(undefined)
   const [failure, setFailure] = useState<string | null>(null)
-  const [attempt, setAttempt] = useState(0)
   const Pane = paneAtHand(entry)
   useEffect(() => {
     if (Pane !== undefined || !('load' in entry.pane)) return
     let gone = false
-    setFailure(null)
     entry.pane.load().then(
       (component) => {
         loaded.set(entry.id, component)
@@ -32,17 +31,14 @@ export function LazyPane({ entry, props }: { entry: PaneEntry; props: PaneProps 
     return () => {
       gone = true
     }
-  }, [entry, Pane, attempt])
+  }, [entry, Pane])
   if (Pane !== undefined) return <Pane {...props} />
   if (failure !== null) {
     return (
       <div class="pane-failure" data-testid="pane-failure">
         <p class="error-text" role="alert">
-          The {entry.label} pane could not load: {failure}
+          The {entry.label} pane could not load ({failure}). Reload the page to try again.
         </p>
-        <button type="button" onClick={() => setAttempt((count) => count + 1)}>
-          Try again
-        </button>
       </div>
     )
   }

@@ -1,9 +1,8 @@
-// What a pane needs from the shell: the daemon's REST API with the tab's token, and one server's
-// live feeds (its protocol trace, its stderr and MCP log messages) over the tab's stream.
+// What a pane needs from the shell: the daemon's REST API with the tab's token, who is asking, the
+// session shown, and one server's live feeds (its protocol trace, its stderr and MCP log messages).
 
 import type { ServerLogLine, TraceEntry } from '../../../daemon/src/protocol/index.js'
-
-export type ServerFeed = 'trace' | 'logs'
+import type { ServerFeed } from '../stream.js'
 
 export interface ServerFeedListener {
   trace?(entry: TraceEntry): void

@@ -1,8 +1,9 @@
 // The questions waiting for the person, pinned below the transcript so they stay in reach however
 // far it is scrolled. A question that appears takes focus (on the control its view marks) and,
-// once it closes, focus goes back where it was; Escape gives it back without answering.
+// once it closes, focus goes back where it was; Escape gives it back without answering, and
+// Alt+Q brings it to the question again from anywhere on the page.
 
-import { useLayoutEffect, useRef } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks'
 import { useShell } from '../store/shell-context.js'
 import { QUESTION_VIEWS } from './views.js'
 
@@ -48,6 +49,18 @@ export function QuestionBar() {
     if (before === undefined || asked || focusIsOurs(element)) focusIn(element)
   }, [shown, focusAsked])
 
+  const shownId = shown?.id
+  useEffect(() => {
+    if (shownId === undefined) return
+    const onKey = (event: KeyboardEvent) => {
+      if (!event.altKey || event.ctrlKey || event.metaKey || event.code !== 'KeyQ') return
+      event.preventDefault()
+      questions.show(shownId)
+    }
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [shownId, questions])
+
   const giveBack = () => {
     const target = returnTo.current
     returnTo.current = null
@@ -71,6 +84,10 @@ export function QuestionBar() {
         giveBack()
       }}
     >
+      <p class="question-hint">
+        Waiting for your answer. <kbd>Esc</kbd> leaves it for later; <kbd>Alt</kbd>+<kbd>Q</kbd>{' '}
+        comes back.
+      </p>
       {open.length > 1 && (
         <div class="question-count">
           <span data-testid="question-count">
