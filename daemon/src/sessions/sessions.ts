@@ -6,6 +6,7 @@ import type { Log } from '../log.js'
 import type { TranscriptEventBody } from '../protocol/index.js'
 import { CallRunner } from './call-runner.js'
 import { PermissionBroker } from './permission-broker.js'
+import { ServerLogRouter } from './server-log-router.js'
 import type { Session } from './session.js'
 import { SessionManager } from './session-manager.js'
 
@@ -19,7 +20,7 @@ export class Sessions {
     readonly manager: SessionManager,
     readonly broker: PermissionBroker,
     readonly workspace: string,
-    ferry: Ferry,
+    readonly ferry: Ferry,
     log: Log,
   ) {
     this.runner = new CallRunner(ferry, this.broker, log)
@@ -35,6 +36,7 @@ export class Sessions {
       toWorkspace({ type: 'server.status', server, status, error }),
     )
     ferry.onNotice((level, message) => toWorkspace({ type: 'notice', level, message }))
+    new ServerLogRouter(ferry, manager, workspace, this.runner, log)
   }
 
   static async open(
