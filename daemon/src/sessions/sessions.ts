@@ -7,6 +7,7 @@ import type { TranscriptEventBody } from '../protocol/index.js'
 import { CallRunner } from './call-runner.js'
 import { OfferingRunner } from './offering-runner.js'
 import { PermissionBroker } from './permission-broker.js'
+import { ServerLogRouter } from './server-log-router.js'
 import type { Session } from './session.js'
 import { SessionManager } from './session-manager.js'
 
@@ -21,7 +22,7 @@ export class Sessions {
     readonly manager: SessionManager,
     readonly broker: PermissionBroker,
     readonly workspace: string,
-    ferry: Ferry,
+    readonly ferry: Ferry,
     log: Log,
   ) {
     this.runner = new CallRunner(ferry, this.broker, log)
@@ -38,6 +39,7 @@ export class Sessions {
       toWorkspace({ type: 'server.status', server, status, error }),
     )
     ferry.onNotice((level, message) => toWorkspace({ type: 'notice', level, message }))
+    new ServerLogRouter(ferry, manager, workspace, this.runner, log)
   }
 
   static async open(

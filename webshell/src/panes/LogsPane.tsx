@@ -3,7 +3,11 @@
 
 import type { JSX } from 'preact'
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks'
-import type { LogLevel, ServerLogLine } from '../../../daemon/src/protocol/index.js'
+import type {
+  LogLevel,
+  LogLevelResponse,
+  ServerLogLine,
+} from '../../../daemon/src/protocol/index.js'
 import { toJson } from '../result/content.js'
 import { clip } from '../result/media.js'
 import { createLogsStore, type LogsStore } from './logs-store.js'
@@ -13,6 +17,13 @@ import './panes.css'
 
 /** A longer line is cut: one line must not flood the pane. */
 const MAX_LOG_CHARS = 10_000
+
+/** How the level reaches the server, in words. */
+const DELIVERY: Record<LogLevelResponse['delivery'], string> = {
+  setLevel: 'sent to the server',
+  'request-meta': 'sent with each request',
+  filter: 'the server has no levels: Ferry drops what is below',
+}
 
 export const LOG_LEVELS: readonly LogLevel[] = [
   'debug',
@@ -55,7 +66,8 @@ function LogsView({ store }: { store: LogsStore }): JSX.Element {
           Log level
           <select
             data-testid="log-level"
-            value={level ?? ''}
+            data-level={level?.level ?? ''}
+            value={level?.level ?? ''}
             onChange={(event) => {
               const chosen = (event.currentTarget as HTMLSelectElement).value as LogLevel
               setError(null)
@@ -64,7 +76,7 @@ function LogsView({ store }: { store: LogsStore }): JSX.Element {
                 .catch((failure: unknown) => setError((failure as Error).message))
             }}
           >
-            {level === null && <option value="">as the settings say</option>}
+            {level === null && <option value="">…</option>}
             {LOG_LEVELS.map((name) => (
               <option key={name} value={name}>
                 {name}
@@ -72,6 +84,11 @@ function LogsView({ store }: { store: LogsStore }): JSX.Element {
             ))}
           </select>
         </label>
+        {level !== null && (
+          <span class="pane-count" data-testid="log-delivery">
+            {DELIVERY[level.delivery]}
+          </span>
+        )}
         <button type="button" onClick={() => store.clear()}>
           Clear
         </button>
@@ -97,8 +114,8 @@ function LogsView({ store }: { store: LogsStore }): JSX.Element {
           atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < 8
         }}
       >
-        {lines.map((line, index) => (
-          <LogLine key={index} line={line} />
+        {lines.map((line) => (
+          <LogLine key={line.seq} line={line} />
         ))}
       </ol>
     </section>

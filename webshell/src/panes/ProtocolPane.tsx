@@ -85,7 +85,7 @@ function TraceItem({ row }: { row: TraceRow }): JSX.Element {
           <span class="trace-kind">{describe(row)}</span>
           {latency !== null && (
             <span class="trace-latency" data-testid="latency">
-              {latency.toLocaleString('en-US')} ms
+              {formatMs(latency)}
             </span>
           )}
           {waiting && <span class="trace-latency">waiting…</span>}
@@ -130,4 +130,10 @@ function clock(time: string | undefined): string {
   if (time === undefined) return ''
   const date = new Date(time)
   return Number.isNaN(date.getTime()) ? '' : date.toLocaleTimeString('en-GB', { hour12: false })
+}
+
+/** Whole milliseconds, with a tenth under 10 ms where the difference shows. */
+function formatMs(ms: number): string {
+  const shown = ms < 10 ? Math.round(ms * 10) / 10 : Math.round(ms)
+  return `${shown.toLocaleString('en-US')} ms`
 }
