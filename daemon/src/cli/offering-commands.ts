@@ -1,5 +1,6 @@
-// ferry prompts | prompt | resources | read: thin clients of the daemon's prompt and resource
-// routes. Text goes to the terminal (made visible, as everything is); blobs go to a file.
+// ferry prompts | prompt | resources | read | subscribe: thin clients of the daemon's prompt and
+// resource routes (and its stream, to follow updates). Text goes to the terminal (made visible, as
+// everything is); blobs go to a file.
 
 import { writeFile } from 'node:fs/promises'
 import { ErrorCode, FerryError } from '../errors.js'
@@ -8,11 +9,14 @@ import type {
   PromptInfo,
   ResourceContentsBody,
   ResourceReadResponse,
+  ResourceSubscriptionResponse,
   ResourcesResponse,
+  SessionInfo,
 } from '../protocol/index.js'
 import type { CliContext } from './context.js'
 import { connectDaemon } from './daemon-client.js'
 import { describeBlock, table } from './format.js'
+import { StreamClient } from './stream-client.js'
 import { jsonText } from './terminal-text.js'
 
 function cliClient(command: string) {
@@ -181,4 +185,69 @@ export async function read(
     }
   }
   return 0
+}
+
+/**
+ * Follows a resource until Ctrl-C: subscribes the session, prints a line for each
+ * `resource.updated` of it in the session's stream, and unsubscribes on the way out (unless the
+ * session followed it before this command).
+ */
+export async function subscribe(
+  ctx: CliContext,
+  server: string,
+  uri: string,
+  options: { session?: string },
+): Promise<number> {
+  const client = await connectDaemon(ctx.stateDir)
+  const who = cliClient('subscribe')
+  const body = {
+    server,
+    uri,
+    client: who,
+    ...(options.session === undefined ? {} : { session: options.session }),
+  }
+  const answer = await client.post<ResourceSubscriptionResponse>('/resources/subscribe', body)
+  const session = answer.session
+  const after =
+    answer.seq ??
+    (await client.get<SessionInfo[]>('/sessions')).find((info) => info.id === session)?.headSeq ??
+    0
+  ctx.err(`following ${uri} of ${server} in session ${session}; Ctrl-C stops`)
+  return new Promise((resolve) => {
+    let ending = false
+    const end = async (code: number, unsubscribe: boolean) => {
+      if (ending) return
+      ending = true
+      stream.stop()
+      if (unsubscribe && answer.seq !== null) {
+        await client
+          .post('/resources/unsubscribe', { ...body, session })
+          .catch((error: unknown) => ctx.err(`ferry: ${(error as Error).message}`))
+      }
+      resolve(code)
+    }
+    const stream = new StreamClient({
+      stateDir: ctx.stateDir,
+      session,
+      client: { kind: 'cli', label: who.label },
+      readOnly: true,
+      onEvent: (event) => {
+        if (event.seq <= after || !('uri' in event)) return
+        if (event.server !== server || event.uri !== uri) return
+        if (event.type === 'resource.updated') ctx.out(`${event.time} updated ${uri}`)
+        else if (event.type === 'resource.unsubscribed') {
+          ctx.err(`ferry: unsubscribed by ${event.client?.label ?? 'Ferry'}`)
+          void end(0, false)
+        }
+      },
+      onStatus: (status) => ctx.err(`ferry: ${status}`),
+      onFatal: (message) => {
+        ctx.err(`ferry: ${message}`)
+        void end(2, true)
+      },
+    })
+    process.once('SIGINT', () => void end(0, true))
+    process.once('SIGTERM', () => void end(0, true))
+    stream.start()
+  })
 }

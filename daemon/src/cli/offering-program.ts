@@ -47,4 +47,15 @@ export function offeringProgram(program: Command, run: Run): void {
       (server: string, uri: string, options: { out?: string; json?: boolean; session?: string }) =>
         run(async (c) => (await commands()).read(c, server, uri, options)),
     )
+  program
+    .command('subscribe')
+    .description(
+      'follow a resource: print a line each time the server says it changed, until Ctrl-C',
+    )
+    .argument('<server>', 'server name')
+    .argument('<uri>', 'resource URI')
+    .option('--session <id>', "session to follow it in (default: this workspace's default session)")
+    .action((server: string, uri: string, options: { session?: string }) =>
+      run(async (c) => (await commands()).subscribe(c, server, uri, options)),
+    )
 }

@@ -3,6 +3,8 @@
 
 import type {
   CallToolResult,
+  CompleteRequest,
+  CompleteResult,
   GetPromptResult,
   ReadResourceResult,
 } from '@modelcontextprotocol/client'
@@ -58,6 +60,9 @@ export class Ferry {
   private readonly changeListeners = new Set<() => void>()
   private readonly logListeners = new Set<ServerLogListener>()
   private readonly observers: ServerObservers
+  private readonly updateListeners = new Set<(server: string, uri: string) => void>()
+  /** The resource URIs followed on each server, over all sessions. */
+  private readonly followed = new Map<string, Set<string>>()
   /** Approvals are read, changed and written one at a time. */
   private approving: Promise<unknown> = Promise.resolve()
 
@@ -84,6 +89,10 @@ export class Ferry {
       },
       onWarning: (_server, message) => this.notice('warning', message),
       observer: (server, level) => this.observers.for(server, level),
+      subscriptions: (server) => [...(this.followed.get(server) ?? [])],
+      onResourceUpdated: (server, uri) => {
+        for (const listener of this.updateListeners) listener(server, uri)
+      },
     })
   }
 
@@ -247,6 +256,48 @@ export class Ferry {
   /** Reads a resource from `server`. */
   readResource(server: string, uri: string, signal: AbortSignal): Promise<ReadResourceResult> {
     return this.connection(server).readResource(uri, { signal })
+  }
+
+  /**
+   * Follows a resource of a ready server, also across its reconnects, until `unfollow`. Throws,
+   * following nothing, when the server refuses.
+   */
+  async follow(server: string, uri: string): Promise<void> {
+    const connection = this.connection(server)
+    const uris = this.followed.get(server) ?? new Set<string>()
+    if (uris.has(uri)) return
+    // Followed first, so a reconnect while the server is asked subscribes it again.
+    uris.add(uri)
+    this.followed.set(server, uris)
+    try {
+      await connection.subscribeResource(uri)
+    } catch (error) {
+      uris.delete(uri)
+      if (uris.size === 0) this.followed.delete(server)
+      throw error
+    }
+  }
+
+  /** Stops following a resource (a refusal by the server is logged, not thrown). */
+  async unfollow(server: string, uri: string): Promise<void> {
+    const uris = this.followed.get(server)
+    if (uris?.delete(uri) !== true) return
+    if (uris.size === 0) this.followed.delete(server)
+    await this.pool.get(server)?.unsubscribeResource(uri)
+  }
+
+  /** Called when a server says a followed resource changed. */
+  onResourceUpdated(listener: (server: string, uri: string) => void): void {
+    this.updateListeners.add(listener)
+  }
+
+  /** Completion values from `server`; empty when it does not declare completions. */
+  complete(
+    server: string,
+    params: CompleteRequest['params'],
+    signal: AbortSignal,
+  ): Promise<CompleteResult> {
+    return this.connection(server).complete(params, { signal })
   }
 
   /** Lists again through each ready client, so the SDK's response cache decides what reaches the wire. */

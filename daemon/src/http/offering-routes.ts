@@ -8,11 +8,14 @@ import { Hono } from 'hono'
 import type { Ferry } from '../core/ferry.js'
 import { toPromptInfo } from '../core/offerings.js'
 import {
+  completionRequestSchema,
   promptGetRequestSchema,
   resourceRequestSchema,
+  type CompletionResponse,
   type PromptGetResponse,
   type PromptInfo,
   type ResourceReadResponse,
+  type ResourceSubscriptionResponse,
   type ResourcesResponse,
 } from '../protocol/index.js'
 import type { Sessions } from '../sessions/sessions.js'
@@ -78,6 +81,52 @@ export function offeringRoutes(ferry: Ferry, sessions: Sessions): Hono {
         uri: body.uri,
         result: result as ResourceReadResponse['result'],
       })
+    } finally {
+      gone.done()
+    }
+  })
+
+  routes.post('/resources/subscribe', async (c) => {
+    const body = parseBody(resourceRequestSchema, await jsonBody(c))
+    const session = await sessions.resolve(body.session)
+    const seq = await sessions.subscriptions.subscribe(
+      session,
+      body.server,
+      body.uri,
+      requestClient(body.client),
+    )
+    return c.json<ResourceSubscriptionResponse>({
+      session: session.id,
+      server: body.server,
+      uri: body.uri,
+      subscribed: true,
+      seq,
+    })
+  })
+
+  routes.post('/resources/unsubscribe', async (c) => {
+    const body = parseBody(resourceRequestSchema, await jsonBody(c))
+    const session = await sessions.resolve(body.session)
+    await sessions.subscriptions.unsubscribe(
+      session,
+      body.server,
+      body.uri,
+      requestClient(body.client),
+    )
+    return c.json<ResourceSubscriptionResponse>({
+      session: session.id,
+      server: body.server,
+      uri: body.uri,
+      subscribed: false,
+      seq: null,
+    })
+  })
+
+  routes.post('/completions', async (c) => {
+    const body = parseBody(completionRequestSchema, await jsonBody(c))
+    const gone = clientGone(c)
+    try {
+      return c.json<CompletionResponse>(await sessions.offerings.complete(body, gone.signal))
     } finally {
       gone.done()
     }

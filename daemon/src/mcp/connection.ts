@@ -6,6 +6,8 @@
 import { Client, SdkError, SdkErrorCode, type Transport } from '@modelcontextprotocol/client'
 import type {
   CallToolResult,
+  CompleteRequest,
+  CompleteResult,
   DiscoverResult,
   GetPromptResult,
   Progress,
@@ -20,6 +22,7 @@ import type { LogLevel, ProtocolEra, ServerStatus } from '../protocol/index.js'
 import { isToolAllowed } from '../tools/registry.js'
 import { planConnect, type ConnectPlan } from './connect-plan.js'
 import { describeCallFailure } from './call-errors.js'
+import { ChangeWatch } from './change-watch.js'
 import { describeConnectFailure } from './connect-errors.js'
 import { ElicitationRelay, type ElicitationAsker } from './elicitation-relay.js'
 import { listSide, listTools, type CacheMode, type Discovered, type SideList } from './discovery.js'
@@ -47,6 +50,9 @@ export interface ConnectionDeps {
   onWarning: (server: string, message: string) => void
   /** The server's trace, log level and log lines, kept by name across connections. */
   observer: (server: string, level: LogLevel) => ServerObserver
+  /** The resource URIs followed on a server, subscribed again on each connect. */
+  subscriptions?: (server: string) => readonly string[]
+  onResourceUpdated?: (server: string, uri: string) => void
 }
 
 export interface CallOptions {
@@ -99,6 +105,7 @@ export class Connection {
   private readonly warned = new Set<string>()
   private readonly recovery: RemoteRecovery
   private readonly elicitation: ElicitationRelay
+  private readonly watch: ChangeWatch
 
   constructor(
     /** Replaced on reload when only fields outside the fingerprint changed. */
@@ -131,6 +138,13 @@ export class Connection {
         await this.connect()
       },
       down: (generation, reason) => this.markDown(generation, reason),
+    })
+    this.watch = new ChangeWatch({
+      server: config.name,
+      log: deps.log,
+      wanted: () => deps.subscriptions?.(config.name) ?? [],
+      onUpdated: (uri) => deps.onResourceUpdated?.(config.name, uri),
+      timeoutMs: () => this.config.discoveryTimeoutMs,
     })
     this.elicitation = new ElicitationRelay(config.name, (tool, reason) =>
       deps.log({ kind: 'server.elicitation_declined', server: config.name, tool, reason }),
@@ -190,6 +204,28 @@ export class Connection {
         { name, ...(args === undefined ? {} : { arguments: args }) },
         { signal: options.signal, timeout: this.config.timeout },
       ),
+    )
+  }
+
+  /** Follows a resource: `resources/subscribe`, or the modern listen stream's filter. */
+  subscribeResource(uri: string): Promise<void> {
+    this.readyClient()
+    return this.watch.subscribe(uri)
+  }
+
+  unsubscribeResource(uri: string): Promise<void> {
+    return this.watch.unsubscribe(uri)
+  }
+
+  /** Completion values for a prompt argument or template variable; none if the server does not complete. */
+  async complete(
+    params: CompleteRequest['params'],
+    options: { signal: AbortSignal },
+  ): Promise<CompleteResult> {
+    return this.recovery.run((client) =>
+      client.getServerCapabilities()?.completions === undefined
+        ? Promise.resolve({ completion: { values: [] } })
+        : client.complete(params, { signal: options.signal, timeout: this.config.timeout }),
     )
   }
 
@@ -389,6 +425,7 @@ export class Connection {
     if (generation !== this.generation || this.closed) return
     if (this.client !== undefined) this.observer.disconnected(this.client)
     this.client = undefined
+    this.watch.detach()
     await this.serverProcess.ended()
     this.lost(`server ${this.serverProcess.describeEnd() ?? 'closed the connection'}`)
   }
@@ -415,9 +452,9 @@ export class Connection {
 
   /**
    * One path for both eras: legacy servers send `notifications/tools/list_changed` (and the
-   * prompts and resources ones) unprompted; modern ones only on a `subscriptions/listen` stream,
-   * opened here whether or not the connect went through a probe (a remembered verdict skips the
-   * SDK's own auto-open).
+   * prompts and resources ones) unprompted; modern ones only on the `subscriptions/listen` stream
+   * `ChangeWatch` opens, whether or not the connect went through a probe (a remembered verdict
+   * skips the SDK's own auto-open).
    */
   private async watchToolList(client: Client, generation: number): Promise<void> {
     client.setNotificationHandler('notifications/tools/list_changed', () =>
@@ -429,14 +466,7 @@ export class Connection {
         this.fillSideLists(client, generation, sideListsOf[method], 'refresh')
       })
     }
-    if (client.getProtocolEra() !== 'modern') return
-    const capabilities = client.getServerCapabilities()
-    const filter = {
-      ...(capabilities?.tools?.listChanged === true ? { toolsListChanged: true } : {}),
-      ...(capabilities?.prompts?.listChanged === true ? { promptsListChanged: true } : {}),
-      ...(capabilities?.resources?.listChanged === true ? { resourcesListChanged: true } : {}),
-    }
-    if (Object.keys(filter).length > 0) await client.listen(filter)
+    await this.watch.attach(client)
   }
 
   /** Lists prompts and resources without holding up `ready`; a listing that fails keeps the last. */
@@ -487,6 +517,7 @@ export class Connection {
     this.client = undefined
     this.generation++
     if (client !== undefined) this.observer.disconnected(client)
+    this.watch.detach()
     if (client !== undefined) await client.close().catch(() => {})
   }
 }

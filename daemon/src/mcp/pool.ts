@@ -18,6 +18,8 @@ export interface PoolDeps {
   /** Something a server declared was ignored, e.g. an App resource that is not `ui://`. */
   onWarning: (server: string, message: string) => void
   observer: ConnectionDeps['observer']
+  subscriptions: (server: string) => readonly string[]
+  onResourceUpdated: (server: string, uri: string) => void
 }
 
 export type ApplyResult = Omit<ReloadResponse, 'warnings'>
@@ -114,6 +116,8 @@ export class Pool {
       onStatus: this.deps.onStatus,
       onWarning: this.deps.onWarning,
       observer: this.deps.observer,
+      subscriptions: this.deps.subscriptions,
+      onResourceUpdated: this.deps.onResourceUpdated,
     }
   }
 }

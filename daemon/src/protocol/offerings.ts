@@ -116,6 +116,8 @@ export interface ResourceSubscriptionResponse {
   uri: string
   /** Whether the session follows the resource now. */
   subscribed: boolean
+  /** The seq of the `resource.subscribed` event; null when it followed the resource already (or on unsubscribe). */
+  seq: number | null
 }
 
 /** Body of `POST /api/completions`: what the person is typing, and the values already given. */

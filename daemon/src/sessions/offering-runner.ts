@@ -14,7 +14,12 @@ import type { Ferry } from '../core/ferry.js'
 import { checkPromptArguments, checkReadSize, storedBody, toPromptInfo } from '../core/offerings.js'
 import { ErrorCode, FerryError, errorMessage, toFerryError } from '../errors.js'
 import type { Log } from '../log.js'
-import type { ClientRef, PromptInfo } from '../protocol/index.js'
+import type {
+  ClientRef,
+  CompletionRequest,
+  CompletionResponse,
+  PromptInfo,
+} from '../protocol/index.js'
 import type { Session } from './session.js'
 
 const INVALID_PARAMS = -32602
@@ -196,6 +201,40 @@ export class OfferingRunner {
       )
       throw failure
     }
+  }
+
+  /** Completion values for what the person is typing; not recorded. */
+  async complete(request: CompletionRequest, signal?: AbortSignal): Promise<CompletionResponse> {
+    const timeoutMs = this.ferry.serverConfig(request.server)?.timeout
+    // An unknown or stopped server is named before anything is asked.
+    if (timeoutMs === undefined) this.ferry.resources(request.server)
+    const limit = timeoutMs ?? 60_000
+    const what = 'a completion'
+    let outcome
+    try {
+      outcome = await within(limit, signal, (inner) =>
+        this.ferry.complete(
+          request.server,
+          {
+            ref: request.ref,
+            argument: request.argument,
+            ...(request.context === undefined ? {} : { context: request.context }),
+          },
+          inner,
+        ),
+      )
+    } catch (error) {
+      throw upstreamError(error, what, request.server)
+    }
+    if ('timedOut' in outcome) {
+      throw new FerryError(
+        ErrorCode.Timeout,
+        `server "${request.server}" did not answer ${what} within ${seconds(limit)} (its timeout)`,
+      )
+    }
+    if ('cancelled' in outcome) throw new FerryError(ErrorCode.ToolCancelled, 'cancelled')
+    const { values, total, hasMore } = outcome.value.completion
+    return { values, total: total ?? null, hasMore: hasMore === true }
   }
 
   private reported(error: FerryError, session: Session): FerryError {

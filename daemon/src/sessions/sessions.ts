@@ -6,6 +6,7 @@ import type { Log } from '../log.js'
 import type { TranscriptEventBody } from '../protocol/index.js'
 import { CallRunner } from './call-runner.js'
 import { OfferingRunner } from './offering-runner.js'
+import { ResourceSubscriptions } from './resource-subscriptions.js'
 import { PermissionBroker } from './permission-broker.js'
 import { ServerLogRouter } from './server-log-router.js'
 import type { Session } from './session.js'
@@ -17,6 +18,7 @@ export const DEFAULT_COMPACT_ABOVE_BYTES = 64 * 1024 * 1024
 export class Sessions {
   readonly runner: CallRunner
   readonly offerings: OfferingRunner
+  readonly subscriptions: ResourceSubscriptions
 
   private constructor(
     readonly manager: SessionManager,
@@ -27,6 +29,7 @@ export class Sessions {
   ) {
     this.runner = new CallRunner(ferry, this.broker, log)
     this.offerings = new OfferingRunner(ferry, log)
+    this.subscriptions = new ResourceSubscriptions(ferry, manager, log)
     const toWorkspace = (body: TranscriptEventBody) => {
       for (const session of manager.all()) {
         if (session.meta.workspace !== workspace) continue
