@@ -76,6 +76,7 @@ function baseTransport(config: ServerConfig, hooks: TransportHooks): Transport {
         stderr: 'pipe',
       })
       transport.stderr?.on('data', hooks.onStderr)
+      if (hooks.observe !== undefined) probeObserved(transport, hooks.observe)
       return transport
     }
     case 'streamable-http': {
@@ -97,6 +98,20 @@ function baseTransport(config: ServerConfig, hooks: TransportHooks): Transport {
     case 'sse':
       return sseTransport(config)
   }
+}
+
+/**
+ * The SDK probes a stdio server's era on a short-lived sibling it builds with
+ * `new transport.constructor(params)`; an own `constructor` makes that sibling's messages pass
+ * `observe` too, so the trace shows the `server/discover` probe. The prototype stays the SDK's
+ * own, which the SDK checks before probing on a sibling.
+ */
+function probeObserved(transport: StdioClientTransport, observe: ObservedTransport): void {
+  function ObservedSibling(params: ConstructorParameters<typeof StdioClientTransport>[0]) {
+    const sibling = new StdioClientTransport(params)
+    return observed(inSentOrder(sibling, observe), observe)
+  }
+  Object.defineProperty(transport, 'constructor', { value: ObservedSibling, configurable: true })
 }
 
 function sseTransport(config: RemoteServerConfig): Transport {
