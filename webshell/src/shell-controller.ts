@@ -12,7 +12,6 @@ import type {
   ToolInfo,
 } from '../../daemon/src/protocol/index.js'
 import { ApiError, api } from './api.js'
-import { liveApps } from './apps/live-apps.js'
 import type { OpenResource } from './panes/resource-request.js'
 import type { ShellStore } from './store/shell-store.js'
 import { ShellStream, type ServerFeed, type ServerFeedMessage } from './stream.js'
@@ -69,7 +68,7 @@ export function describeFailure(error: unknown): string {
 }
 
 export function createShellController(store: ShellStore): ShellController {
-  const { token, transcript } = store
+  const { token, transcript, apps } = store
   let refreshTimer: ReturnType<typeof setTimeout> | undefined
   let stopped = false
   const cleanups: (() => void)[] = []
@@ -163,7 +162,7 @@ export function createShellController(store: ShellStore): ShellController {
   const switchSession = async (id: string, push: boolean) => {
     if (id === transcript.model.value.session) return
     // The Apps of the session being left are told before their frames go.
-    await liveApps.closeAll()
+    await apps.closeAll()
     batch(() => {
       transcript.reset(id)
       store.session.value = id
@@ -193,10 +192,10 @@ export function createShellController(store: ShellStore): ShellController {
       window.addEventListener('popstate', onPopState)
       // Apps follow the page's theme, which follows the OS.
       const dark = window.matchMedia('(prefers-color-scheme: dark)')
-      const followTheme = () => liveApps.setTheme(dark.matches ? 'dark' : 'light')
+      const followTheme = () => apps.setTheme(dark.matches ? 'dark' : 'light')
       followTheme()
       dark.addEventListener('change', followTheme)
-      const leaving = () => liveApps.leaving()
+      const leaving = () => apps.leaving()
       window.addEventListener('pagehide', leaving)
       cleanups.push(
         () => window.removeEventListener('popstate', onPopState),
