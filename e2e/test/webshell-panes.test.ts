@@ -28,6 +28,44 @@ async function openPane(page: Page, server: string, pane: string): Promise<void>
   await page.getByTestId(`${pane}-pane`).waitFor()
 }
 
+describe('the Prompts pane', () => {
+  it('gets a prompt with arguments completed as they are typed, and shows its messages', async () => {
+    const { daemon, page, errors } = await openShell()
+    await openPane(page, 'every', 'prompts')
+    await page.locator('[data-testid="prompt"][data-prompt="completable-prompt"]').click()
+    const form = page.getByTestId('prompt-form')
+    const department = form.getByRole('combobox', { name: 'department' })
+    await department.pressSequentially('En')
+    const suggestions = form.getByTestId('suggestions').first()
+    await suggestions.getByRole('option', { name: 'Engineering' }).waitFor()
+    await department.press('ArrowDown')
+    await department.press('Enter')
+    expect(await department.inputValue()).toBe('Engineering')
+    // The second argument's completions depend on the first: the server gets it as context.
+    const name = form.getByRole('combobox', { name: 'name' })
+    await name.focus()
+    await name.pressSequentially('A')
+    await form.getByRole('option', { name: 'Alice' }).click()
+    expect(await name.inputValue()).toBe('Alice')
+    await form.getByRole('button', { name: 'Get prompt' }).click()
+    const message = page.getByTestId('prompt-message')
+    await message.first().waitFor()
+    expect(await message.count()).toBe(1)
+    expect(await message.getAttribute('data-role')).toBe('user')
+    expect(await message.textContent()).toContain(
+      'Please promote Alice to the head of the Engineering team.',
+    )
+    const got = await daemon.waitForEvent((event) => event.type === 'prompt.got')
+    expect(got).toMatchObject({
+      server: 'every',
+      prompt: 'completable-prompt',
+      arguments: { department: 'Engineering', name: 'Alice' },
+    })
+    expect(errors, errors.join('\n')).toEqual([])
+    await page.close()
+  })
+})
+
 describe('the Resources pane', () => {
   it('reads a text resource, and text and blob template instances', async () => {
     const { page, errors } = await openShell()
