@@ -5,15 +5,17 @@
 import type { Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup, startDaemon, type TestDaemon } from '../../daemon/test/harness.js'
-import { everything } from '../../daemon/test/offerings-rig.js'
+import { everything, offeringsFixture } from '../../daemon/test/offerings-rig.js'
 import { openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
 afterEach(cleanup)
 
-async function openShell(): Promise<{ daemon: TestDaemon; page: Page; errors: string[] }> {
-  const daemon = await startDaemon({ mcpServers: { every: everything() } })
-  await daemon.waitForStatus('every', 'ready')
+async function openShell(
+  servers: Record<string, unknown> = { every: everything() },
+): Promise<{ daemon: TestDaemon; page: Page; errors: string[] }> {
+  const daemon = await startDaemon({ mcpServers: servers })
+  for (const name of Object.keys(servers)) await daemon.waitForStatus(name, 'ready')
   const { page, errors } = await openPage(browser())
   // Under the test's own limit, so a wait that fails names what it waited for.
   page.setDefaultTimeout(15_000)
@@ -163,6 +165,26 @@ describe('the Resources pane', () => {
     await fromResult.waitFor()
     expect(await fromResult.textContent()).toContain('as the tool result embedded it')
     expect(await fromResult.getByTestId('resource-blob').textContent()).toMatch(/\d+ bytes/)
+    expect(errors, errors.join('\n')).toEqual([])
+    await page.close()
+  })
+
+  it('reads a followed resource again when its server says it changed', async () => {
+    const { daemon, page, errors } = await openShell({ off: offeringsFixture('legacy') })
+    await openPane(page, 'off', 'resources')
+    await page.locator('[data-testid="resource"][data-uri="note://one"]').click()
+    const shown = page.locator('[data-testid="resource-shown"][data-uri="note://one"]')
+    await shown.getByTestId('resource-text').filter({ hasText: 'note://one (legacy) v0' }).waitFor()
+    await shown.getByRole('button', { name: 'Follow updates' }).click()
+    await shown.getByRole('button', { name: 'Stop following', pressed: true }).waitFor()
+    await daemon.waitForEvent((event) => event.type === 'resource.subscribed')
+    const response = await daemon.api('/call', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tool: 'mcp_off_touch', arguments: { uri: 'note://one' } }),
+    })
+    expect(response.status).toBe(200)
+    await shown.getByTestId('resource-text').filter({ hasText: 'note://one (legacy) v1' }).waitFor()
     expect(errors, errors.join('\n')).toEqual([])
     await page.close()
   })

@@ -9,6 +9,7 @@ import type {
   ServerInfo,
   SessionInfo,
   StatusResponse,
+  TranscriptEvent,
   ToolInfo,
 } from '../../daemon/src/protocol/index.js'
 import { ApiError, api } from './api.js'
@@ -36,6 +37,8 @@ export interface ShellController {
   api<T>(path: string, method?: string, body?: unknown): Promise<T>
   /** Shows a resource in its server's Resources pane. */
   openResource: OpenResource
+  /** Hands `listener` the shown session's new events until the returned function is called. */
+  onEvents(listener: (events: readonly TranscriptEvent[]) => void): () => void
   /**
    * Hands `listener` each new trace entry or log line of `server` (the `feeds` asked for) until
    * the returned function is called; several listeners of one server share one follow.
@@ -72,6 +75,7 @@ export function createShellController(store: ShellStore): ShellController {
   let refreshTimer: ReturnType<typeof setTimeout> | undefined
   let stopped = false
   const cleanups: (() => void)[] = []
+  const eventListeners = new Set<(events: readonly TranscriptEvent[]) => void>()
   const feedListeners = new Map<string, Set<FeedListener>>()
 
   const loadServers = async (): Promise<boolean> => {
@@ -117,6 +121,7 @@ export function createShellController(store: ShellStore): ShellController {
     },
     onEvents(events) {
       transcript.apply(events)
+      for (const listener of eventListeners) listener(events)
       let statusChanged = false
       for (const event of events) {
         if (event.type !== 'server.status') continue
@@ -243,6 +248,10 @@ export function createShellController(store: ShellStore): ShellController {
           nonce: (store.nav.resource.peek()?.nonce ?? 0) + 1,
         }
       })
+    },
+    onEvents(listener) {
+      eventListeners.add(listener)
+      return () => eventListeners.delete(listener)
     },
     followServer(server, feeds, listener) {
       const entry = { feeds, listener }

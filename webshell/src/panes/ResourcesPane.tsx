@@ -22,6 +22,7 @@ export function ResourcesPane({ server }: PaneProps): JSX.Element | null {
     () => (server === null ? null : createResourcesStore(client, server)),
     [client, server],
   )
+  useEffect(() => () => store?.dispose(), [store])
   useEffect(() => {
     if (store === null || request === null || request.server !== store.server) return
     if (request.embedded !== undefined) store.showEmbedded(request.uri, request.embedded)

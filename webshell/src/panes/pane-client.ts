@@ -1,7 +1,11 @@
 // What a pane needs from the shell: the daemon's REST API with the tab's token, who is asking, the
 // session shown, and one server's live feeds (its protocol trace, its stderr and MCP log messages).
 
-import type { ServerLogLine, TraceEntry } from '../../../daemon/src/protocol/index.js'
+import type {
+  ServerLogLine,
+  TraceEntry,
+  TranscriptEvent,
+} from '../../../daemon/src/protocol/index.js'
 import type { ServerFeed } from '../stream.js'
 
 export interface ServerFeedListener {
@@ -18,6 +22,8 @@ export interface PaneClient {
   readonly identity: { kind: 'webshell'; label: string }
   /** The session the tab shows: gets and reads are recorded in its transcript. */
   session(): string | undefined
+  /** Hands `listener` the shown session's new transcript events until the returned function is called. */
+  onEvents(listener: (events: readonly TranscriptEvent[]) => void): () => void
   /** Follows `feeds` of `server` until the returned function is called (again after reconnects). */
   follow(server: string, feeds: ServerFeed[], listener: ServerFeedListener): () => void
 }

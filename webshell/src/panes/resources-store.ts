@@ -39,8 +39,8 @@ export interface ResourcesStore {
     value: string,
     others: Record<string, string>,
   ): Promise<CompletionResponse>
-  /** Notes an update the server announced for a followed resource (re-read when shown). */
-  updated(uri: string): void
+  /** Stops taking the session's events. */
+  dispose(): void
 }
 
 export function createResourcesStore(client: PaneClient, server: string): ResourcesStore {
@@ -112,13 +112,24 @@ export function createResourcesStore(client: PaneClient, server: string): Resour
         context: { arguments: others },
       })
     },
-    updated(uri) {
-      const current = shown.peek()
-      if (current?.uri === uri && current.from === 'server' && current.state !== 'reading') {
-        void store.read(uri)
-      }
-    },
+    dispose: () => stopEvents(),
   }
+  // The session's own record says what it follows and what changed: a followed resource on
+  // screen is read again when the server says it changed.
+  const stopEvents = client.onEvents((events) => {
+    for (const event of events) {
+      if (!('server' in event) || event.server !== server) continue
+      if (event.type === 'resource.subscribed' || event.type === 'resource.unsubscribed') {
+        const next = new Set(followed.peek())
+        if (event.type === 'resource.subscribed') next.add(event.uri)
+        else next.delete(event.uri)
+        followed.value = next
+      } else if (event.type === 'resource.updated') {
+        const current = shown.peek()
+        if (current?.uri === event.uri && current.from === 'server') void store.read(event.uri)
+      }
+    }
+  })
   void store.reload()
   return store
 }

@@ -14,6 +14,7 @@ export function usePaneClient(): PaneClient {
       identity: { kind: 'webshell', label: tabLabel() },
       request: (path, method, body) => controller.api(path, method, body),
       session: () => store.session.peek(),
+      onEvents: (listener) => controller.onEvents(listener),
       follow(server, feeds, listener) {
         const stop = controller.followServer(server, feeds, (message) => {
           if (message.type === 'trace') listener.trace?.(message.entry)
