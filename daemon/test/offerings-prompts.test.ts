@@ -112,6 +112,14 @@ describe('prompts', () => {
     expect(body.error.message).toBe(
       'mcp_modern_greet needs the argument "who"; it takes lang (required), who (required)',
     )
+    const unknown = await post(daemon, '/prompts/get', {
+      name: 'mcp_modern_greet',
+      arguments: { lang: 'eo', who: 'Ada', mood: 'glad' },
+    })
+    expect(unknown.status).toBe(400)
+    expect(((await unknown.json()) as { error: { message: string } }).error.message).toBe(
+      'mcp_modern_greet takes no argument "mood"; it takes lang (required), who (required)',
+    )
     // Refused before the server: nothing recorded.
     expect((await daemon.events()).length).toBe(before)
   })
@@ -128,6 +136,11 @@ describe('prompts', () => {
   })
 
   it('answers an unknown prompt name with not_found and the command that lists them', async () => {
+    const server = await daemon.api('/prompts?server=nope')
+    expect(server.status).toBe(404)
+    expect(await server.json()).toEqual({
+      error: { code: 'not_found', message: 'no server named "nope"' },
+    })
     const response = await post(daemon, '/prompts/get', { name: 'mcp_modern_nope' })
     expect(response.status).toBe(404)
     expect(await response.json()).toEqual({

@@ -16,13 +16,15 @@ import { everything, offeringsFixture, post, waitForOfferings } from './offering
 
 let daemon: TestDaemon
 let records: string
+let modernRecords: string
 
 beforeAll(async () => {
   records = join(await tempDir(), 'legacy.jsonl')
+  modernRecords = join(await tempDir(), 'modern.jsonl')
   daemon = await startDaemon({
     mcpServers: {
       everything: everything(),
-      modern: offeringsFixture('modern'),
+      modern: offeringsFixture('modern', ['--record', modernRecords]),
       legacy: offeringsFixture('legacy', ['--record', records]),
       plain: fixture(['--era', 'legacy']),
     },
@@ -117,6 +119,60 @@ describe('resource subscriptions', () => {
     })
   }
 
+  it('keeps one listen stream per modern connection, opened anew with the union as subscriptions change', async () => {
+    const before = (await readJsonLines(modernRecords)).length
+    await subscribe('modern', 'user://ada')
+    await subscribe('modern', 'user://bob')
+    await unsubscribe('modern', 'user://ada')
+    await unsubscribe('modern', 'user://bob')
+    const wire = (
+      await readJsonLines<{ method: string; notifications?: Record<string, unknown> }>(
+        modernRecords,
+      )
+    ).slice(before)
+    const listens = wire.filter((entry) => entry.method === 'subscriptions/listen')
+    expect(listens.map((entry) => entry.notifications?.resourceSubscriptions ?? [])).toEqual([
+      ['user://ada'],
+      ['user://ada', 'user://bob'],
+      ['user://bob'],
+      [],
+    ])
+    // Every stream also carries the list changes the server declares.
+    for (const entry of listens) {
+      expect(entry.notifications).toMatchObject({
+        toolsListChanged: true,
+        promptsListChanged: true,
+        resourcesListChanged: true,
+      })
+    }
+    // Each new stream replaced the one before it: one open at a time.
+    expect(wire.filter((entry) => entry.method === 'listen/cancelled')).toHaveLength(4)
+  })
+
+  it('opens the listen stream again when the server ends it, and updates keep coming', async () => {
+    const start = await headSeq()
+    await subscribe('modern', 'note://two')
+    const before = (await readJsonLines(modernRecords)).length
+    const ended = await daemon.cli(['call', 'mcp_modern_end_listens'])
+    expect(ended.stdout).toBe('ended 1 listen streams\n')
+    const reopened = await waitFor(
+      async () =>
+        (
+          await readJsonLines<{ method: string; notifications?: Record<string, unknown> }>(
+            modernRecords,
+          )
+        )
+          .slice(before)
+          .find((entry) => entry.method === 'subscriptions/listen'),
+      10_000,
+      'the listen stream to be opened again',
+    )
+    expect(reopened.notifications?.resourceSubscriptions).toEqual(['note://two'])
+    await touch('modern', 'note://two')
+    await waitForUpdates('modern', 'note://two', 1, start)
+    await unsubscribe('modern', 'note://two')
+  })
+
   it('asks a legacy server once per resource however many sessions follow it', async () => {
     const other = (await (
       await post(daemon, '/sessions', { name: 'second' })
@@ -163,10 +219,16 @@ describe('resource subscriptions', () => {
           'server "plain" does not offer resource subscriptions (its capabilities lack resources.subscribe)',
       },
     })
-    const notFollowed = await unsubscribe('modern', 'note://one')
+    const cli = await daemon.cli(['subscribe', 'plain', 'fixture://readme'])
+    expect(cli).toMatchObject({
+      code: 2,
+      stderr:
+        'ferry: server "plain" does not offer resource subscriptions (its capabilities lack resources.subscribe)\n',
+    })
+    const notFollowed = await unsubscribe('modern', 'note://never')
     expect(notFollowed.status).toBe(404)
     expect(((await notFollowed.json()) as { error: { message: string } }).error.message).toMatch(
-      /^session \w+ does not follow note:\/\/one of server "modern"$/,
+      /^session \w+ does not follow note:\/\/never of server "modern"$/,
     )
   })
 
@@ -182,11 +244,13 @@ describe('resource subscriptions', () => {
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
     await waitFor(() => stderr.includes('Ctrl-C stops'), 10_000, 'ferry subscribe to start')
-    expect(stderr).toMatch(/^following note:\/\/two of modern in session \w+; Ctrl-C stops\n$/)
+    // The stream's own status lines ("attached to session …") may follow.
+    expect(stderr).toMatch(/^following note:\/\/two of modern in session \w+; Ctrl-C stops\n/)
     // The stream is attached once it has replayed the session: a touch now must show.
     await touch('modern', 'note://two')
     await waitFor(() => /updated note:\/\/two\n/.test(stdout), 10_000, 'the update line')
-    expect(stdout).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z updated note:\/\/two\n$/)
+    // A stream opened anew may deliver an update twice (see the listen test above).
+    expect(stdout).toMatch(/^(\d{4}-\d\d-\d\dT[\d:.]+Z updated note:\/\/two\n)+$/)
     child.kill('SIGINT')
     expect(await exited).toBe(0)
     const last = (await daemon.events()).filter((e) => e.type === 'resource.unsubscribed').at(-1)
@@ -281,5 +345,43 @@ describe('completions', () => {
     ).toEqual({ status: 200, body: { values: [], total: null, hasMore: false } })
     const bad = await complete({ server: 'modern', ref: { type: 'ref/tool' }, argument: {} })
     expect(bad.status).toBe(400)
+  })
+})
+
+describe('subscriptions and daemon restarts', () => {
+  it('follows again after a restart what the transcript says the session followed', async () => {
+    const settings = {
+      mcpServers: { modern: offeringsFixture('modern'), legacy: offeringsFixture('legacy') },
+    }
+    const first = await startDaemon(settings)
+    await first.waitForStatus('modern', 'ready', 30_000)
+    await first.waitForStatus('legacy', 'ready', 30_000)
+    for (const era of ['modern', 'legacy']) {
+      const response = await post(first, '/resources/subscribe', { server: era, uri: 'note://one' })
+      expect(response.status).toBe(200)
+    }
+    await first.stop()
+
+    const second = await startDaemon(settings, { stateDir: first.stateDir })
+    await second.waitForStatus('modern', 'ready', 30_000)
+    await second.waitForStatus('legacy', 'ready', 30_000)
+    const start = (await second.events()).at(-1)?.seq ?? 0
+    for (const era of ['modern', 'legacy']) {
+      await second.cli(['call', `mcp_${era}_touch`, '{"uri":"note://one"}'])
+      await waitFor(
+        async () =>
+          (await second.events()).some(
+            (e) => e.seq > start && e.type === 'resource.updated' && e.server === era,
+          ),
+        10_000,
+        `the update from ${era} after the restart`,
+      )
+    }
+    // Still followed: unsubscribing works without subscribing again.
+    const off = await post(second, '/resources/unsubscribe', {
+      server: 'legacy',
+      uri: 'note://one',
+    })
+    expect(off.status).toBe(200)
   })
 })

@@ -278,6 +278,13 @@ export class Ferry {
     }
   }
 
+  /** Follows a resource from the next connect of `server` on (a restored subscription). */
+  followOnConnect(server: string, uri: string): void {
+    const uris = this.followed.get(server) ?? new Set<string>()
+    uris.add(uri)
+    this.followed.set(server, uris)
+  }
+
   /** Stops following a resource (a refusal by the server is logged, not thrown). */
   async unfollow(server: string, uri: string): Promise<void> {
     const uris = this.followed.get(server)

@@ -70,6 +70,25 @@ export class ResourceSubscriptions {
     await session.emit({ type: 'resource.unsubscribed', server, uri }, client)
   }
 
+  /**
+   * Follows again what the session's transcript says it followed when the daemon last stopped; each
+   * server subscribes to it when it connects.
+   */
+  restore(session: Session): void {
+    const open = new Map<string, { server: string; uri: string }>()
+    for (const event of session.eventsAfter(0)) {
+      if (event.type === 'resource.subscribed') {
+        open.set(key(event.server, event.uri), { server: event.server, uri: event.uri })
+      } else if (event.type === 'resource.unsubscribed') open.delete(key(event.server, event.uri))
+    }
+    for (const [id, { server, uri }] of open) {
+      const set = this.followers.get(id) ?? new Set<string>()
+      set.add(session.id)
+      this.followers.set(id, set)
+      this.ferry.followOnConnect(server, uri)
+    }
+  }
+
   private updated(server: string, uri: string): void {
     const followers = this.followers.get(key(server, uri))
     for (const id of [...(followers ?? [])]) {

@@ -58,7 +58,10 @@ export class Sessions {
       onLastAnswererGone: (session) => broker.answerersLeft(session),
     })
     const sessions = new Sessions(manager, broker, workspace, ferry, log)
-    for (const session of manager.all()) sessions.broker.restore(session)
+    for (const session of manager.all()) {
+      sessions.broker.restore(session)
+      sessions.subscriptions.restore(session)
+    }
     await manager.defaultFor(workspace)
     return sessions
   }
