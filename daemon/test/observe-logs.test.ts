@@ -152,7 +152,7 @@ describe('MCP log messages', () => {
 
   it('a message outside any call goes to every session of the workspace, without a callId', async () => {
     const daemon = await startDaemon({
-      mcpServers: { logs: fixture(['--log-tool', '--era', 'legacy']) },
+      mcpServers: { logs: fixture(['--log-tool', '--apps', '--era', 'legacy']) },
     })
     await daemon.waitForStatus('logs', 'ready')
     const created = await daemon.api('/sessions', {
@@ -170,6 +170,14 @@ describe('MCP log messages', () => {
       e.type === 'server.log' && e.data === 'after the call' && e.callId === null
     await daemon.waitForEvent(isLater)
     await waitFor(async () => (await daemon.events(second.id)).find(isLater), 10_000, 'second')
+
+    // Answered on the wire, not yet finished in Ferry (its App is being read): no longer the call's.
+    const shown = await call(daemon, 'mcp_logs_app_show', { text: 'x' })
+    await daemon.waitForEvent((e) => e.type === 'call.result' && e.callId === shown.id)
+    const reading = (await daemon.events()).find(
+      (e) => e.type === 'server.log' && e.data === 'reading ui://fixture/show',
+    )
+    expect(reading).toMatchObject({ level: 'notice', callId: null })
   })
 
   it('a reload that changes logLevel applies it without reconnecting', async () => {
