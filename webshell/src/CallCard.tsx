@@ -71,6 +71,7 @@ function Progress({ row }: { row: CallRow }) {
 }
 
 function Outcome({ row }: { row: CallRow }) {
+  const { controller } = useShell()
   if (row.failure !== null) {
     return (
       <p class="error-text" data-testid="failure">
@@ -102,7 +103,12 @@ function Outcome({ row }: { row: CallRow }) {
           {display.appNotShown}
         </p>
       )}
-      <ResultView result={row.result} />
+      <ResultView
+        result={row.result}
+        onOpenResource={(uri, embedded) =>
+          controller.openResource({ server: row.server, uri, ...(embedded && { embedded }) })
+        }
+      />
     </>
   )
 }

@@ -9,9 +9,11 @@ import type {
   ServerInfo,
   SessionInfo,
   StatusResponse,
+  TranscriptEvent,
   ToolInfo,
 } from '../../daemon/src/protocol/index.js'
 import { ApiError, api } from './api.js'
+import type { OpenResource } from './panes/resource-request.js'
 import type { ShellStore } from './store/shell-store.js'
 import { ShellStream, type ServerFeed, type ServerFeedMessage } from './stream.js'
 import { randomHex } from './tab-label.js'
@@ -33,6 +35,10 @@ export interface ShellController {
   cancel(callId: string): Promise<unknown>
   /** A REST request with this tab's token. */
   api<T>(path: string, method?: string, body?: unknown): Promise<T>
+  /** Shows a resource in its server's Resources pane. */
+  openResource: OpenResource
+  /** Hands `listener` the shown session's new events until the returned function is called. */
+  onEvents(listener: (events: readonly TranscriptEvent[]) => void): () => void
   /**
    * Hands `listener` each new trace entry or log line of `server` (the `feeds` asked for) until
    * the returned function is called; several listeners of one server share one follow.
@@ -69,6 +75,7 @@ export function createShellController(store: ShellStore): ShellController {
   let refreshTimer: ReturnType<typeof setTimeout> | undefined
   let stopped = false
   const cleanups: (() => void)[] = []
+  const eventListeners = new Set<(events: readonly TranscriptEvent[]) => void>()
   const feedListeners = new Map<string, Set<FeedListener>>()
 
   const loadServers = async (): Promise<boolean> => {
@@ -114,6 +121,7 @@ export function createShellController(store: ShellStore): ShellController {
     },
     onEvents(events) {
       transcript.apply(events)
+      for (const listener of eventListeners) listener(events)
       let statusChanged = false
       for (const event of events) {
         if (event.type !== 'server.status') continue
@@ -231,6 +239,20 @@ export function createShellController(store: ShellStore): ShellController {
     answerInput: (inputId, answer) => stream.answerInput(inputId, answer),
     cancel: (callId) => stream.cancel(callId),
     api: (path, method, body) => api(token, path, method, body),
+    openResource(request) {
+      batch(() => {
+        store.nav.server.value = request.server
+        store.nav.pane.value = 'resources'
+        store.nav.resource.value = {
+          ...request,
+          nonce: (store.nav.resource.peek()?.nonce ?? 0) + 1,
+        }
+      })
+    },
+    onEvents(listener) {
+      eventListeners.add(listener)
+      return () => eventListeners.delete(listener)
+    },
     followServer(server, feeds, listener) {
       const entry = { feeds, listener }
       const listeners = feedListeners.get(server) ?? new Set<FeedListener>()

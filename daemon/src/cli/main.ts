@@ -22,6 +22,7 @@ const sessionCommands = () => import('./session-commands.js')
 const workspaceCommands = () => import('./workspace-commands.js')
 const gatewayCommands = () => import('./gateway-commands.js')
 const hostConfigs = () => import('./host-config.js')
+const observeCommands = () => import('./observe-commands.js')
 
 export const EXIT_OK = 0
 export const EXIT_FAILURE = 2
@@ -275,11 +276,20 @@ export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) =
     .description("drop a server's connection and connect again now")
     .argument('<server>', 'server name')
     .action((server: string) => run(async (c) => (await serverCommands()).reconnect(c, server)))
-  program
-    .command('logs')
-    .description("print a server's recent stderr")
-    .argument('<server>', 'server name')
-    .action((server: string) => run(async (c) => (await serverCommands()).logs(c, server)))
+  for (const [name, description] of [
+    ['logs', "print a server's stderr and MCP log messages, in the order they came"],
+    ['trace', "print a server's protocol trace: its last 1,000 JSON-RPC messages each way"],
+  ] as const) {
+    program
+      .command(name)
+      .description(description)
+      .argument('<server>', 'server name')
+      .option('-f, --follow', 'keep printing new ones as they come (Ctrl-C ends)')
+      .option('--json', 'print each as one JSON line')
+      .action((server: string, options: import('./observe-commands.js').ObserveOptions) =>
+        run(async (c) => (await observeCommands())[name](c, server, options)),
+      )
+  }
   const service = program.command('service').description('run Ferry as a login service')
   service
     .command('install')

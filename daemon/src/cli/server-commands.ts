@@ -1,11 +1,10 @@
-// ferry servers | tools | call | reload | logs: thin clients of the daemon's REST API.
+// ferry servers | tools | call | reload | reconnect: thin clients of the daemon's REST API.
 
 import { ErrorCode, FerryError } from '../errors.js'
 import type {
   CallRequest,
   CallStreamLine,
   CallToolResult,
-  LogsResponse,
   ReloadResponse,
   ServerInfo,
   ToolInfo,
@@ -100,12 +99,4 @@ export async function reconnect(ctx: CliContext, server: string): Promise<number
   const info = list.find((entry) => entry.name === server)
   ctx.out(`${server}: ${info?.status ?? 'unknown'}${info?.error ? ` — ${info.error}` : ''}`)
   return info?.status === 'ready' ? 0 : 2
-}
-
-export async function logs(ctx: CliContext, server: string): Promise<number> {
-  const body = await (
-    await connectDaemon(ctx.stateDir)
-  ).get<LogsResponse>(`/servers/${encodeURIComponent(server)}/logs`)
-  if (body.lines.length > 0) ctx.out(body.lines.join('\n'))
-  return 0
 }

@@ -4,6 +4,7 @@
 import { dirname, resolve } from 'node:path'
 import {
   DEFAULT_APP_RESOURCE_TIMEOUT_MS,
+  DEFAULT_LOG_LEVEL,
   DEFAULT_REMOTE_DISCOVERY_MS,
   DEFAULT_STDIO_DISCOVERY_MS,
   DEFAULT_TOOL_TIMEOUT_MS,
@@ -74,6 +75,7 @@ export function buildServerConfig(raw: RawServer, context: BuildContext): BuildR
     discoveryTimeoutMs: discoveryTimeout(raw.discoveryTimeoutMs, transport, at, warnings),
     appResourceTimeoutMs: raw.appResourceTimeoutMs ?? DEFAULT_APP_RESOURCE_TIMEOUT_MS,
     versionNegotiation,
+    logLevel: raw.logLevel ?? DEFAULT_LOG_LEVEL,
     trust: raw.trust ?? false,
     includeTools: raw.includeTools,
     excludeTools: raw.excludeTools,

@@ -8,6 +8,9 @@ export const MAX_DISCOVERY_MS = 300_000
 /** How long reading a tool's App resource after a call may take before the App is given up. */
 export const DEFAULT_APP_RESOURCE_TIMEOUT_MS = 5_000
 
+/** MCP log messages at this level and above are asked for and kept, unless `logLevel` says otherwise. */
+export const DEFAULT_LOG_LEVEL = 'info'
+
 /** The gateway (`/mcp`) unless the user's settings say otherwise. */
 export const DEFAULT_GATEWAY = {
   enabled: true,

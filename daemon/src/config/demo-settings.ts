@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url'
 import {
   DEFAULT_APP_RESOURCE_TIMEOUT_MS,
+  DEFAULT_LOG_LEVEL,
   DEFAULT_GATEWAY,
   DEFAULT_STDIO_DISCOVERY_MS,
   DEFAULT_TOOL_TIMEOUT_MS,
@@ -23,6 +24,7 @@ export function demoSettings(workspaceFile: string): Settings {
     appResourceTimeoutMs: DEFAULT_APP_RESOURCE_TIMEOUT_MS,
     // The demo speaks both eras; negotiating shows a new user the 2026-07-28 protocol at work.
     versionNegotiation: 'auto',
+    logLevel: DEFAULT_LOG_LEVEL,
     trust: false,
     includeTools: undefined,
     excludeTools: undefined,

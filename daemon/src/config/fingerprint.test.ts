@@ -13,6 +13,7 @@ const config: StdioServerConfig = {
   discoveryTimeoutMs: 30_000,
   appResourceTimeoutMs: 5_000,
   versionNegotiation: 'legacy',
+  logLevel: 'info',
   trust: false,
   includeTools: undefined,
   excludeTools: undefined,

@@ -2,6 +2,7 @@
 // (before transport resolution, defaults and `$VAR` expansion).
 
 import { z } from 'zod'
+import { logLevelSchema } from '../protocol/observe.js'
 
 const stringArray = z.array(z.string())
 const stringMap = z.record(z.string(), z.string())
@@ -23,6 +24,7 @@ export const serverSchema = z.object({
   discoveryTimeoutMs: z.int().optional(),
   appResourceTimeoutMs: z.int().positive({ error: 'expected a positive integer' }).optional(),
   versionNegotiation: z.enum(['legacy', 'auto']).optional(),
+  logLevel: logLevelSchema.optional(),
   trust: z.boolean().optional(),
   disabled: z.boolean().optional(),
   includeTools: stringArray.optional(),

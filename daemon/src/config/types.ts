@@ -1,5 +1,7 @@
 // The validated, expanded shape of Ferry's settings: what the rest of the daemon consumes.
 
+import type { LogLevel } from '../protocol/observe.js'
+
 export type TransportKind = 'stdio' | 'streamable-http' | 'sse'
 export type VersionNegotiation = 'legacy' | 'auto'
 
@@ -12,6 +14,8 @@ interface BaseServerConfig {
   /** Limit in ms for reading a tool's App resource after a call. */
   appResourceTimeoutMs: number
   versionNegotiation: VersionNegotiation
+  /** The least severe MCP log message the server is asked for and Ferry keeps. */
+  logLevel: LogLevel
   trust: boolean
   includeTools: string[] | undefined
   excludeTools: string[] | undefined

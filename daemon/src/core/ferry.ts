@@ -19,6 +19,7 @@ import type { CallOptions, Connection } from '../mcp/connection.js'
 import type { Discovered } from '../mcp/discovery.js'
 import { Pool } from '../mcp/pool.js'
 import { PriorStore } from '../mcp/prior-store.js'
+import { ServerObservers, type McpLogLine, type ServerObserver } from '../mcp/server-observer.js'
 import type {
   DisplayResult,
   ReloadResponse,
@@ -34,6 +35,8 @@ import { plainQualifiedName } from '../tools/qualified-names.js'
 
 export type StatusListener = (server: string, status: ServerStatus, error: string | null) => void
 export type NoticeListener = (level: 'info' | 'warning' | 'error', message: string) => void
+/** `openCalls`: how many calls of that server were open on the wire when the message came. */
+export type ServerLogListener = (server: string, line: McpLogLine, openCalls: number) => void
 
 /** What one ready server lists, as it listed it. */
 export interface ServerOfferings {
@@ -55,6 +58,8 @@ export class Ferry {
   private readonly statusListeners = new Set<StatusListener>()
   private readonly noticeListeners = new Set<NoticeListener>()
   private readonly changeListeners = new Set<() => void>()
+  private readonly logListeners = new Set<ServerLogListener>()
+  private readonly observers: ServerObservers
   private readonly updateListeners = new Set<(server: string, uri: string) => void>()
   /** The resource URIs followed on each server, over all sessions. */
   private readonly followed = new Map<string, Set<string>>()
@@ -67,6 +72,9 @@ export class Ferry {
     settings: Settings,
   ) {
     this.settings = settings
+    this.observers = new ServerObservers((server, line, openCalls) => {
+      for (const listener of this.logListeners) listener(server, line, openCalls)
+    }, options.log)
     this.pool = new Pool({
       workspace: options.load.cwd,
       clientInfo: { name: 'ferry', version: options.version },
@@ -80,6 +88,7 @@ export class Ferry {
         for (const listener of this.statusListeners) listener(server, status, error)
       },
       onWarning: (_server, message) => this.notice('warning', message),
+      observer: (server, level) => this.observers.for(server, level),
       subscriptions: (server) => [...(this.followed.get(server) ?? [])],
       onResourceUpdated: (server, uri) => {
         for (const listener of this.updateListeners) listener(server, uri)
@@ -425,6 +434,25 @@ export class Ferry {
 
   logs(server: string): string[] {
     return this.connection(server).stderr.tail()
+  }
+
+  /**
+   * A server's trace, log level and log lines: those of its connection, or what was seen before
+   * it stopped (disabled or invalid now); a server never connected has none.
+   */
+  observer(server: string): ServerObserver {
+    const connection = this.pool.get(server)
+    if (connection !== undefined) return connection.observer
+    const seen = this.observers.get(server)
+    if (seen !== undefined && this.settings.servers.some((entry) => entry.name === server)) {
+      return seen
+    }
+    return this.connection(server).observer
+  }
+
+  /** Called with each MCP log message a server sends at or above its level. */
+  onServerLog(listener: ServerLogListener): void {
+    this.logListeners.add(listener)
   }
 
   close(): Promise<void> {

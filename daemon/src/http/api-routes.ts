@@ -6,7 +6,6 @@ import { z } from 'zod'
 import type { Ferry } from '../core/ferry.js'
 import type { Log } from '../log.js'
 import type {
-  LogsResponse,
   StatusResponse,
   ServerInfo,
   ToolInfo,
@@ -16,6 +15,7 @@ import type { Sessions } from '../sessions/sessions.js'
 import { callRoutes } from './call-routes.js'
 import { gatewayRoutes, type GatewayRouteDeps } from './gateway-routes.js'
 import { jsonBody, parseBody } from './guards.js'
+import { observeRoutes } from './observe-routes.js'
 import { offeringRoutes } from './offering-routes.js'
 import { sessionRoutes } from './session-routes.js'
 
@@ -75,11 +75,6 @@ export function apiRoutes(deps: ApiDeps): Hono {
     return c.json<ServerInfo[]>(ferry.servers())
   })
 
-  api.get('/servers/:name/logs', (c) => {
-    const server = c.req.param('name')
-    return c.json<LogsResponse>({ server, lines: ferry.logs(server) })
-  })
-
   api.get('/tools', async (c) => {
     const server = c.req.query('server')
     if (c.req.query('refresh') === 'true') await ferry.refreshTools(server)
@@ -90,6 +85,7 @@ export function apiRoutes(deps: ApiDeps): Hono {
   api.route('/', offeringRoutes(ferry, deps.sessions))
   api.route('/', sessionRoutes(deps.sessions))
   api.route('/', gatewayRoutes(deps.gatewayTokens))
+  api.route('/', observeRoutes(ferry))
 
   api.post('/reload', async (c) => c.json(await ferry.reload()))
 

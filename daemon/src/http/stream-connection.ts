@@ -8,6 +8,8 @@ import { ErrorCode, FerryError, toWireError, type ErrorContext } from '../errors
 import type { Log } from '../log.js'
 import {
   CLOSE_TOO_SLOW,
+  followServerSchema,
+  unfollowServerSchema,
   type ClientRef,
   type StreamCommand,
   type StreamMessage,
@@ -15,6 +17,7 @@ import {
 } from '../protocol/index.js'
 import type { Session } from '../sessions/session.js'
 import type { Sessions } from '../sessions/sessions.js'
+import { ServerFollows } from './server-follows.js'
 import { callFields, clientSchema, outcomeSchema } from './wire-schemas.js'
 
 /** A client that leaves more than this unread is dropped; it can resume from its last seq. */
@@ -47,6 +50,8 @@ const command = z.discriminatedUnion('type', [
     callId: z.string().min(1),
     outcome: outcomeSchema,
   }),
+  followServerSchema,
+  unfollowServerSchema,
 ])
 
 /** Each event is serialised and encoded once, however many clients it goes to. */
@@ -69,6 +74,7 @@ export class StreamConnection {
   private alive = true
   /** Calls this client started and that still run: a client that goes away cancels them. */
   private readonly calls = new Set<string>()
+  private readonly follows: ServerFollows
 
   constructor(
     private readonly ws: WebSocket,
@@ -76,10 +82,12 @@ export class StreamConnection {
     private readonly log: Log,
   ) {
     this.client = { id: randomBytes(4).toString('hex'), kind: 'api', label: 'WebSocket client' }
+    this.follows = new ServerFollows(sessions.ferry, (message) => this.send(message))
     ws.on('message', (data, isBinary) => void this.onMessage(isBinary ? '' : data.toString()))
     ws.on('pong', () => (this.alive = true))
     ws.on('close', () => {
       this.unsubscribe?.()
+      this.follows.close()
       for (const callId of this.calls) {
         try {
           this.sessions.runner.cancel(callId, this.client)
@@ -216,6 +224,14 @@ export class StreamConnection {
         this.writable()
         await this.sessions.broker.answer(message.callId, message.outcome, this.client)
         this.send({ type: 'reply', ref: message.ref, ok: true, callId: message.callId })
+        return
+      case 'follow_server':
+        this.follows.follow(message)
+        this.send({ type: 'reply', ref: message.ref, ok: true })
+        return
+      case 'unfollow_server':
+        this.follows.unfollow(message.server)
+        this.send({ type: 'reply', ref: message.ref, ok: true })
         return
     }
   }

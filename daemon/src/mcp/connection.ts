@@ -18,7 +18,7 @@ import { clientCapabilities, serverSupportsApps } from '../apps/ui-extension.js'
 import type { ServerConfig, TransportKind } from '../config/types.js'
 import { ErrorCode, FerryError, errorMessage } from '../errors.js'
 import type { Log } from '../log.js'
-import type { ProtocolEra, ServerStatus } from '../protocol/index.js'
+import type { LogLevel, ProtocolEra, ServerStatus } from '../protocol/index.js'
 import { isToolAllowed } from '../tools/registry.js'
 import { planConnect, type ConnectPlan } from './connect-plan.js'
 import { describeCallFailure } from './call-errors.js'
@@ -29,6 +29,7 @@ import { listSide, listTools, type CacheMode, type Discovered, type SideList } f
 import { remoteFaultOf } from './http-failures.js'
 import { RemoteRecovery } from './remote-recovery.js'
 import type { PriorStore } from './prior-store.js'
+import type { ServerObserver } from './server-observer.js'
 import { ServerProcess } from './server-process.js'
 import { StderrRing } from './stderr-ring.js'
 import { createTransport } from './transports.js'
@@ -47,6 +48,8 @@ export interface ConnectionDeps {
   onChange: () => void
   onStatus: (server: string, status: ServerStatus, error: string | null) => void
   onWarning: (server: string, message: string) => void
+  /** The server's trace, log level and log lines, kept by name across connections. */
+  observer: (server: string, level: LogLevel) => ServerObserver
   /** The resource URIs followed on a server, subscribed again on each connect. */
   subscriptions?: (server: string) => readonly string[]
   onResourceUpdated?: (server: string, uri: string) => void
@@ -80,6 +83,7 @@ export class Connection {
   /** The transport in use: the configured one, or SSE after a bare `url` fell back to it. */
   transport: TransportKind
   readonly stderr: StderrRing
+  readonly observer: ServerObserver
 
   private client: Client | undefined
   /** The client of an attempt still in progress, so `close()` can abort it. */
@@ -110,14 +114,20 @@ export class Connection {
     private readonly deps: ConnectionDeps,
   ) {
     this.transport = config.transport
-    this.stderr = new StderrRing(500, 4000, (fact) => {
-      this.serverProcess.onFact(fact)
-      if ('error' in fact) this.stderr.note(`ferry: ${fact.error}`)
-      if ('spawnFailed' in fact) {
-        const { command, message } = fact.spawnFailed
-        this.stderr.note(`ferry: cannot start "${command}": ${message}`)
-      }
-    })
+    this.observer = deps.observer(config.name, config.logLevel)
+    this.stderr = new StderrRing(
+      500,
+      4000,
+      (fact) => {
+        this.serverProcess.onFact(fact)
+        if ('error' in fact) this.stderr.note(`ferry: ${fact.error}`)
+        if ('spawnFailed' in fact) {
+          const { command, message } = fact.spawnFailed
+          this.stderr.note(`ferry: cannot start "${command}": ${message}`)
+        }
+      },
+      (line) => this.observer.stderrLine(line),
+    )
     this.recovery = new RemoteRecovery({
       name: config.name,
       transport: () => this.transport,
@@ -143,6 +153,12 @@ export class Connection {
 
   get name(): string {
     return this.config.name
+  }
+
+  /** New settings that keep the connection (timeouts, trust, filters, log level). */
+  reconfigure(config: ServerConfig): void {
+    this.config = config
+    void this.observer.configure(config.logLevel)
   }
 
   /** Starts connecting; progress shows in `status`. Resolves when this first attempt settles. */
@@ -330,6 +346,7 @@ export class Connection {
     client.setRequestHandler('elicitation/create', (request, ctx) =>
       this.elicitation.legacyRequest(request.params, ctx.mcpReq.signal),
     )
+    this.observer.attach(client)
     this.authChallenge = undefined
     client.onerror = (error) => {
       if (generation !== this.generation) return
@@ -340,6 +357,7 @@ export class Connection {
     const transport: Transport = createTransport(this.config, {
       onStderr: (chunk) => this.stderr.push(chunk),
       negotiatedVersion: () => client.getNegotiatedProtocolVersion(),
+      observe: this.observer.tap(() => client.getProtocolEra()),
       onSseFallback: (status) => {
         this.transport = 'sse'
         this.deps.log({ kind: 'server.sse_fallback', server: this.name, status })
@@ -369,6 +387,7 @@ export class Connection {
       this.pending = undefined
       if (this.closed) throw new Error('connection closed while connecting')
       this.client = client
+      await this.observer.connected(client, this.config.discoveryTimeoutMs)
       this.discovered = { tools, prompts: [], resources: [], resourceTemplates: [] }
       this.fillSideLists(client, generation, ['prompts', 'resources', 'resourceTemplates'], 'use')
       this.appsSupported = serverSupportsApps(client.getServerCapabilities())
@@ -383,6 +402,7 @@ export class Connection {
     } catch (error) {
       clearTimeout(deadline)
       this.pending = undefined
+      this.observer.disconnected(client)
       await client.close().catch(() => {})
       if (this.config.transport === 'stdio' && !timedOut) await this.serverProcess.ended()
       const lastStderr = this.stderr.tail(1)[0]
@@ -403,6 +423,7 @@ export class Connection {
 
   private async onClosed(generation: number): Promise<void> {
     if (generation !== this.generation || this.closed) return
+    if (this.client !== undefined) this.observer.disconnected(this.client)
     this.client = undefined
     this.watch.detach()
     await this.serverProcess.ended()
@@ -495,6 +516,7 @@ export class Connection {
     const client = this.client
     this.client = undefined
     this.generation++
+    if (client !== undefined) this.observer.disconnected(client)
     this.watch.detach()
     if (client !== undefined) await client.close().catch(() => {})
   }

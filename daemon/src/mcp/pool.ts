@@ -17,6 +17,7 @@ export interface PoolDeps {
   onStatus: (server: string, status: ServerStatus, error: string | null) => void
   /** Something a server declared was ignored, e.g. an App resource that is not `ui://`. */
   onWarning: (server: string, message: string) => void
+  observer: ConnectionDeps['observer']
   subscriptions: (server: string) => readonly string[]
   onResourceUpdated: (server: string, uri: string) => void
 }
@@ -54,7 +55,7 @@ export class Pool {
     for (const [key, entry] of wanted) {
       const existing = this.connections.get(key)
       if (existing !== undefined) {
-        existing.config = entry.config
+        existing.reconfigure(entry.config)
         continue
       }
       const connection = new Connection(entry.config, entry.fingerprint, this.connectionDeps())
@@ -114,6 +115,7 @@ export class Pool {
       onChange: this.deps.onChange,
       onStatus: this.deps.onStatus,
       onWarning: this.deps.onWarning,
+      observer: this.deps.observer,
       subscriptions: this.deps.subscriptions,
       onResourceUpdated: this.deps.onResourceUpdated,
     }

@@ -10,6 +10,8 @@ export class StderrRing {
     private readonly maxLines = 500,
     private readonly maxLineLength = 4000,
     private readonly onFact: (fact: LauncherFact) => void = () => {},
+    /** Each complete line as it is kept (Ferry's notes among them). */
+    private readonly onLine: (line: string) => void = () => {},
   ) {}
 
   push(chunk: Buffer | string): void {
@@ -35,9 +37,9 @@ export class StderrRing {
       this.onFact(fact)
       return
     }
-    this.lines.push(
-      line.length > this.maxLineLength ? `${line.slice(0, this.maxLineLength)}…` : line,
-    )
+    const kept = line.length > this.maxLineLength ? `${line.slice(0, this.maxLineLength)}…` : line
+    this.lines.push(kept)
+    this.onLine(kept)
     if (this.lines.length > this.maxLines) this.lines.splice(0, this.lines.length - this.maxLines)
   }
 }

@@ -11,6 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import type { RemoteServerConfig, ServerConfig } from '../config/types.js'
 import { launcherPath } from './launcher-facts.js'
 import { withMcpHeaders } from './mcp-headers.js'
+import type { ObservedTransport } from './server-observer.js'
 import { SseFallbackTransport } from './sse-fallback-transport.js'
 
 export interface TransportHooks {
@@ -22,10 +23,20 @@ export interface TransportHooks {
   onSseFallback?: (status: number) => void
   /** Sees every Streamable HTTP response (its status and headers), e.g. to read a 401's challenge. */
   onHttpResponse?: (response: Response) => void
+  /** Sees (and may rewrite) every JSON-RPC message before it is sent, and each one received. */
+  observe?: ObservedTransport
 }
 
 export function createTransport(config: ServerConfig, hooks: TransportHooks): Transport {
-  return inSentOrder(baseTransport(config, hooks))
+  return observed(inSentOrder(baseTransport(config, hooks), hooks.observe), hooks.observe)
+}
+
+/** Every message the client sends passes `observe` first, whatever the transport underneath. */
+function observed<T extends Transport>(transport: T, observe: ObservedTransport | undefined): T {
+  if (observe === undefined) return transport
+  const send = transport.send.bind(transport)
+  transport.send = (message, options) => send(observe.outgoing(message), options)
+  return transport
 }
 
 /**
@@ -34,7 +45,7 @@ export function createTransport(config: ServerConfig, hooks: TransportHooks): Tr
  * would be dropped; handing responses over one microtask late keeps the server's order. The
  * handler the client installs is wrapped as it is set, so the transport stays the SDK's own object.
  */
-function inSentOrder<T extends Transport>(transport: T): T {
+function inSentOrder<T extends Transport>(transport: T, observe?: ObservedTransport): T {
   let wrapped: Transport['onmessage']
   Object.defineProperty(transport, 'onmessage', {
     configurable: true,
@@ -45,6 +56,7 @@ function inSentOrder<T extends Transport>(transport: T): T {
         handler === undefined
           ? undefined
           : (message, extra) => {
+              observe?.incoming(message)
               if ('method' in message) handler(message, extra)
               else queueMicrotask(() => handler(message, extra))
             }
@@ -64,6 +76,7 @@ function baseTransport(config: ServerConfig, hooks: TransportHooks): Transport {
         stderr: 'pipe',
       })
       transport.stderr?.on('data', hooks.onStderr)
+      if (hooks.observe !== undefined) probeObserved(transport, hooks.observe)
       return transport
     }
     case 'streamable-http': {
@@ -85,6 +98,20 @@ function baseTransport(config: ServerConfig, hooks: TransportHooks): Transport {
     case 'sse':
       return sseTransport(config)
   }
+}
+
+/**
+ * The SDK probes a stdio server's era on a short-lived sibling it builds with
+ * `new transport.constructor(params)`; an own `constructor` makes that sibling's messages pass
+ * `observe` too, so the trace shows the `server/discover` probe. The prototype stays the SDK's
+ * own, which the SDK checks before probing on a sibling.
+ */
+function probeObserved(transport: StdioClientTransport, observe: ObservedTransport): void {
+  function ObservedSibling(params: ConstructorParameters<typeof StdioClientTransport>[0]) {
+    const sibling = new StdioClientTransport(params)
+    return observed(inSentOrder(sibling, observe), observe)
+  }
+  Object.defineProperty(transport, 'constructor', { value: ObservedSibling, configurable: true })
 }
 
 function sseTransport(config: RemoteServerConfig): Transport {

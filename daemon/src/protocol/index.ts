@@ -3,6 +3,7 @@
 // schemas in its files are for the daemon and the CLI, and the WebShell imports only types.
 
 import type { InputAction, InputRequestedEvent } from './inputs.js'
+import type { ServerLogLine } from './observe.js'
 
 export type ServerStatus =
   | 'connecting'
@@ -144,9 +145,13 @@ export interface ReloadResponse {
   warnings: string[]
 }
 
+/** `GET /api/servers/{name}/logs?after=SEQ`. */
 export interface LogsResponse {
   server: string
+  /** The stderr tail as plain text. */
   lines: string[]
+  /** Stderr and MCP log messages after `after`, in the order they came (see ServerLogLine). */
+  entries: ServerLogLine[]
 }
 
 /** Every error body the API returns. */

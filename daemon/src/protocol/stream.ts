@@ -3,7 +3,12 @@
 
 import type { ClientKind, ConfirmationOutcome, TranscriptEvent } from './events.js'
 import type { InputAnswer } from './inputs.js'
-import type { ServerLogLine, TraceEntry } from './observe.js'
+import type {
+  FollowServerCommand,
+  ServerLogLine,
+  TraceEntry,
+  UnfollowServerCommand,
+} from './observe.js'
 
 /** Offered in `Sec-WebSocket-Protocol` together with `ferry.auth.<token>`; the only one echoed. */
 export const STREAM_PROTOCOL = 'ferry.v1'
@@ -27,9 +32,9 @@ export type StreamCommand =
   | { type: 'answer'; ref: string; callId: string; outcome: ConfirmationOutcome }
   /** Answers an open `input.requested`; the reply is an error naming the field that does not fit. */
   | ({ type: 'answer_input'; ref: string; inputId: string } & InputAnswer)
-  /** Live feeds of one server outside any session: its protocol trace, its stderr and MCP logs. */
-  | { type: 'follow_server'; ref: string; server: string; feeds: ('trace' | 'logs')[] }
-  | { type: 'unfollow_server'; ref: string; server: string }
+  /** See followServerSchema: a server's trace and log lines, outside any session. */
+  | FollowServerCommand
+  | UnfollowServerCommand
 
 export type StreamMessage =
   | { type: 'welcome'; clientId: string }

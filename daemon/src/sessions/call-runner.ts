@@ -29,6 +29,12 @@ export interface CallInput {
   elicit?: ElicitationAsker | undefined
 }
 
+/** Where a call went once it passed its confirmation. */
+interface Sent {
+  server: string
+  session: Session
+}
+
 /** The call needed no confirmation. */
 const NOT_ASKED = 'not_asked'
 
@@ -40,7 +46,7 @@ export const DENIED_RESULT: CallToolResult = {
 export class CallRunner {
   private readonly running = new Map<
     string,
-    { controller: AbortController; cancelledBy?: ClientRef }
+    { controller: AbortController; cancelledBy?: ClientRef; sent?: Sent }
   >()
 
   constructor(
@@ -64,7 +70,9 @@ export class CallRunner {
       throw new FerryError(ErrorCode.Conflict, `a call with id ${callId} is already running`)
     }
     const controller = new AbortController()
-    const run: { controller: AbortController; cancelledBy?: ClientRef } = { controller }
+    const run: { controller: AbortController; cancelledBy?: ClientRef; sent?: Sent } = {
+      controller,
+    }
     this.running.set(callId, run)
     try {
       await session.emit(
@@ -95,6 +103,7 @@ export class CallRunner {
         return { callId, result: DENIED_RESULT }
       }
       if (outcome !== NOT_ASKED) this.unchangedSince(entry)
+      run.sent = { server: entry.server, session }
       const result = await this.ferry.call(entry, input.arguments, {
         signal: controller.signal,
         timeoutMs: input.timeoutMs,
@@ -135,6 +144,13 @@ export class CallRunner {
     } finally {
       this.running.delete(callId)
     }
+  }
+
+  /** The calls sent to `server` and not settled yet, with their sessions. */
+  runningOn(server: string): { callId: string; session: Session }[] {
+    return [...this.running].flatMap(([callId, run]) =>
+      run.sent?.server === server ? [{ callId, session: run.sent.session }] : [],
+    )
   }
 
   /** Stops a running call (also one still waiting for its confirmation); `by` is recorded. */

@@ -8,6 +8,7 @@ import { CallRunner } from './call-runner.js'
 import { OfferingRunner } from './offering-runner.js'
 import { ResourceSubscriptions } from './resource-subscriptions.js'
 import { PermissionBroker } from './permission-broker.js'
+import { ServerLogRouter } from './server-log-router.js'
 import type { Session } from './session.js'
 import { SessionManager } from './session-manager.js'
 
@@ -23,7 +24,7 @@ export class Sessions {
     readonly manager: SessionManager,
     readonly broker: PermissionBroker,
     readonly workspace: string,
-    ferry: Ferry,
+    readonly ferry: Ferry,
     log: Log,
   ) {
     this.runner = new CallRunner(ferry, this.broker, log)
@@ -41,6 +42,7 @@ export class Sessions {
       toWorkspace({ type: 'server.status', server, status, error }),
     )
     ferry.onNotice((level, message) => toWorkspace({ type: 'notice', level, message }))
+    new ServerLogRouter(ferry, manager, workspace, this.runner, log)
   }
 
   static async open(

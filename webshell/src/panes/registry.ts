@@ -25,4 +25,28 @@ export interface PaneEntry {
 export const PANES: readonly PaneEntry[] = [
   // The first pane on screen: part of the first load.
   { id: 'tools', label: 'Tools', pane: { ready: ToolsPanel } },
+  {
+    id: 'prompts',
+    label: 'Prompts',
+    perServer: true,
+    pane: { load: () => import('./PromptsPane.js').then((module) => module.PromptsPane) },
+  },
+  {
+    id: 'resources',
+    label: 'Resources',
+    perServer: true,
+    pane: { load: () => import('./ResourcesPane.js').then((module) => module.ResourcesPane) },
+  },
+  {
+    id: 'logs',
+    label: 'Logs',
+    perServer: true,
+    pane: { load: () => import('./LogsPane.js').then((module) => module.LogsPane) },
+  },
+  {
+    id: 'protocol',
+    label: 'Protocol',
+    perServer: true,
+    pane: { load: () => import('./ProtocolPane.js').then((module) => module.ProtocolPane) },
+  },
 ]

@@ -27,7 +27,14 @@ function viewsOf(items: readonly ResultItem[]): Views {
   }
 }
 
-export function ResultView(props: { result: CallToolResult }): JSX.Element {
+/** Opens a resource in the Resources pane: read from the server, or as the result embedded it. */
+export type OpenResultResource = (uri: string, embedded?: { contents: unknown[] }) => void
+
+export function ResultView(props: {
+  result: CallToolResult
+  /** Absent, resource links and embedded resources are only shown. */
+  onOpenResource?: OpenResultResource
+}): JSX.Element {
   const { isError, items, structured } = useMemo(() => readResult(props.result), [props.result])
   const [state, setState] = useState(() => viewsOf(items))
   const current = state.items === items ? state : viewsOf(items)
@@ -62,7 +69,7 @@ export function ResultView(props: { result: CallToolResult }): JSX.Element {
               onView={(next) => setView(index, next)}
             />
           ) : (
-            <Item key={index} item={item} />
+            <Item key={index} item={item} open={props.onOpenResource} />
           )
         })
       )}
@@ -76,7 +83,13 @@ export function ResultView(props: { result: CallToolResult }): JSX.Element {
   )
 }
 
-function Item({ item }: { item: ResultItem }): JSX.Element | null {
+function Item({
+  item,
+  open,
+}: {
+  item: ResultItem
+  open: OpenResultResource | undefined
+}): JSX.Element | null {
   switch (item.kind) {
     case 'text':
       return null
@@ -106,6 +119,7 @@ function Item({ item }: { item: ResultItem }): JSX.Element | null {
           {item.description !== undefined && (
             <p class="result-resource-description">{item.description}</p>
           )}
+          {open !== undefined && <OpenButton onClick={() => open(item.uri)} />}
         </div>
       )
     case 'resource-text':
@@ -120,6 +134,9 @@ function Item({ item }: { item: ResultItem }): JSX.Element | null {
           ) : (
             <PlainText text={item.text} />
           )}
+          {open !== undefined && (
+            <OpenButton onClick={() => open(item.uri, { contents: [item.resource] })} />
+          )}
         </div>
       )
     case 'resource-blob':
@@ -131,6 +148,9 @@ function Item({ item }: { item: ResultItem }): JSX.Element | null {
               .filter((part) => part !== undefined)
               .join(', ')}
           </p>
+          {open !== undefined && (
+            <OpenButton onClick={() => open(item.uri, { contents: [item.resource] })} />
+          )}
         </div>
       )
     case 'notice':
@@ -146,6 +166,14 @@ function Item({ item }: { item: ResultItem }): JSX.Element | null {
         </div>
       )
   }
+}
+
+function OpenButton({ onClick }: { onClick: () => void }): JSX.Element {
+  return (
+    <button type="button" class="result-open" data-testid="open-resource" onClick={onClick}>
+      Open in Resources
+    </button>
+  )
 }
 
 function ResourceHead({ uri, mimeType }: { uri: string; mimeType?: string }): JSX.Element {

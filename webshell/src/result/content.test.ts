@@ -132,16 +132,19 @@ describe('readItem', () => {
       mimeType: 'text/plain',
       text: 'a\nb\n',
       lines: 2,
+      resource: { uri: 'file:///a.txt', mimeType: 'text/plain', text: 'a\nb\n' },
     })
     expect(readItem({ type: 'resource', resource: { uri: 'mem:b', blob: 'AAECAw==' } })).toEqual({
       kind: 'resource-blob',
       uri: 'mem:b',
       size: 4,
+      resource: { uri: 'mem:b', blob: 'AAECAw==' },
     })
     expect(readItem({ type: 'resource', resource: { uri: 'mem:b', blob: '%%' } })).toEqual({
       kind: 'resource-blob',
       uri: 'mem:b',
       size: null,
+      resource: { uri: 'mem:b', blob: '%%' },
     })
     expect(readItem({ type: 'resource', resource: { uri: 'mem:c' } })).toMatchObject({
       kind: 'notice',

@@ -22,9 +22,23 @@ export type ResultItem =
       description?: string
       size?: number
     }
-  | { kind: 'resource-text'; uri: string; mimeType?: string; text: string; lines: number }
+  /** `resource` is the embedded resource as the server sent it, for the Resources pane to check. */
+  | {
+      kind: 'resource-text'
+      uri: string
+      mimeType?: string
+      text: string
+      lines: number
+      resource: Record<string, unknown>
+    }
   /** `size` is null when the blob is not valid base64. */
-  | { kind: 'resource-blob'; uri: string; mimeType?: string; size: number | null }
+  | {
+      kind: 'resource-blob'
+      uri: string
+      mimeType?: string
+      size: number | null
+      resource: Record<string, unknown>
+    }
   | { kind: 'notice'; message: string; json?: string }
 
 export interface ResultModel {
@@ -108,13 +122,13 @@ function readResource(item: Record<string, unknown>): ResultItem {
   const withType = mimeType === undefined ? {} : { mimeType }
   if (typeof resource.text === 'string') {
     const text = resource.text
-    return { kind: 'resource-text', uri, ...withType, text, lines: countLines(text) }
+    return { kind: 'resource-text', uri, ...withType, text, lines: countLines(text), resource }
   }
   if (typeof resource.blob === 'string') {
     const base64 = normaliseBase64(resource.blob)
     // An empty blob is a valid, empty resource rather than broken base64.
     const size = resource.blob === '' ? 0 : base64 === null ? null : decodedSize(base64)
-    return { kind: 'resource-blob', uri, ...withType, size }
+    return { kind: 'resource-blob', uri, ...withType, size, resource }
   }
   return malformed(item)
 }

@@ -2,13 +2,20 @@
 
 import { signal, type Signal } from '@preact/signals'
 import type { PaneId } from '../panes/registry.js'
+import type { ResourceRequest } from '../panes/resource-request.js'
 
 export interface NavStore {
   /** The server whose parts the pane shows; null for every server. */
   server: Signal<string | null>
   pane: Signal<PaneId>
+  /** A resource the Resources pane is asked to show (from a link or embedded resource). */
+  resource: Signal<ResourceRequest | null>
 }
 
 export function createNavStore(): NavStore {
-  return { server: signal<string | null>(null), pane: signal<PaneId>('tools') }
+  return {
+    server: signal<string | null>(null),
+    pane: signal<PaneId>('tools'),
+    resource: signal<ResourceRequest | null>(null),
+  }
 }
