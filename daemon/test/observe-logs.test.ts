@@ -180,6 +180,26 @@ describe('MCP log messages', () => {
     expect(reading).toMatchObject({ level: 'notice', callId: null })
   })
 
+  it('a call cancelled without an answer from the server leaves the next call its own messages', async () => {
+    const daemon = await startDaemon({
+      mcpServers: { logs: fixture(['--log-tool', '--era', 'legacy']) },
+    })
+    await daemon.waitForStatus('logs', 'ready')
+    const slow = daemon.api('/call', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ tool: 'mcp_logs_slow', arguments: { steps: 100 }, id: 'slow-one' }),
+    })
+    await waitFor(async () => (await trace(daemon, 'logs')).find((e) => e.method === 'tools/call'))
+    expect((await daemon.api('/calls/slow-one/cancel', { method: 'POST' })).status).toBe(200)
+    await slow
+    await daemon.waitForEvent((e) => e.type === 'call.cancelled')
+    const entries = await trace(daemon, 'logs')
+    expect(entries.some((e) => e.method === 'notifications/cancelled')).toBe(true)
+    const next = await call(daemon, 'mcp_logs_emit_logs', { count: 2, level: 'error' })
+    expect((await logsOfCall(daemon, next.id)).map((e) => e.level)).toEqual(['error', 'error'])
+  })
+
   it('a reload that changes logLevel applies it without reconnecting', async () => {
     const server = (level: string) => ({
       mcpServers: { logs: fixture(['--log-tool', '--era', 'legacy'], { logLevel: level }) },

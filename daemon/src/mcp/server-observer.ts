@@ -103,6 +103,12 @@ export class ServerObserver {
       outgoing: (message) => {
         const sent = era() === 'modern' ? this.withLevel(message) : message
         if ('method' in sent && sent.method === 'tools/call' && 'id' in sent) openCalls.add(sent.id)
+        // A cancelled call may never be answered.
+        if ('method' in sent && sent.method === 'notifications/cancelled') {
+          openCalls.delete(
+            (sent.params as { requestId?: string | number } | undefined)?.requestId ?? '',
+          )
+        }
         tap.outgoing(sent)
         return sent
       },
