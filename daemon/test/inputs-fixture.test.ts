@@ -316,3 +316,36 @@ describe('questions from the fixture servers, in both eras', () => {
     tab.ws.close()
   })
 })
+
+describe('a question open when the daemon dies', () => {
+  afterAll(cleanup)
+
+  it('is withdrawn when the daemon starts again, so no client keeps showing it', async () => {
+    const settings = {
+      mcpServers: {
+        old: fixture(['--elicit-tool', '--era', 'legacy'], { versionNegotiation: 'legacy' }),
+      },
+    }
+    const first = await startDaemon(settings)
+    await first.waitForStatus('old', 'ready')
+    const tab = await answerer(first)
+    const { callId } = await startCall(tab, 'mcp_old_ask_user')
+    const input = await nextInput(tab, callId)
+    // Killed, as a crash would end it: the question is left open in the transcript.
+    const exited = new Promise((resolve) => first.process.once('exit', resolve))
+    first.process.kill('SIGKILL')
+    await exited
+    const second = await startDaemon(settings, { stateDir: first.stateDir })
+    const events = await second.events()
+    expect(
+      events.filter((e) => e.type === 'input.resolved' && e.inputId === input.inputId),
+    ).toEqual([
+      expect.objectContaining({
+        action: 'cancel',
+        reason: 'Ferry stopped while it was open',
+        client: null,
+      }),
+    ])
+    expect(events.find((e) => e.type === 'call.interrupted')).toMatchObject({ callId })
+  })
+})
