@@ -105,6 +105,41 @@ describe('questions from the fixture servers, in both eras', () => {
     })
   }
 
+  it('asks a legacy question in every session with a call on its server when several run, and the first answer wins', async () => {
+    const created = await daemon.api('/sessions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'second' }),
+    })
+    const other = ((await created.json()) as { id: string }).id
+    const here = await answerer(daemon, 'tab here')
+    const there = await openStream(daemon)
+    there.send({ type: 'hello', client: { kind: 'webshell', label: 'tab there' } })
+    there.send({ type: 'subscribe', session: other })
+    await waitFor(() => there.messages.some((m) => m.type === 'subscribed') || undefined)
+    const slow = await startCall(there, 'mcp_old_slow', { steps: 400, delayMs: 50 })
+    await waitFor(
+      () =>
+        there.events.some((e) => e.type === 'call.progress' && e.callId === slow.callId) ||
+        undefined,
+    )
+    const { callId } = await startCall(here, 'mcp_old_ask_user')
+    const seenHere = await questionOf(here, 'old')
+    const seenThere = await questionOf(there, 'old')
+    expect(seenHere).toMatchObject({ callId: null, inputId: seenThere.inputId })
+    await answerInput(there, seenThere.inputId, { action: 'accept', content: { name: 'There' } })
+    expect(receivedOf((await endOf(here, callId)).text)).toEqual([
+      { action: 'accept', content: { name: 'There' } },
+    ])
+    expect(await resolvedOf(here, seenHere.inputId)).toMatchObject({
+      client: { label: 'tab there' },
+    })
+    there.send({ type: 'cancel', ref: 'stop', callId: slow.callId })
+    await endOf(there, slow.callId)
+    here.ws.close()
+    there.ws.close()
+  })
+
   it('withdraws a question when the last client that could answer it detaches', async () => {
     const tab = await answerer(daemon)
     const call = daemon.api('/call', {
