@@ -21,7 +21,7 @@ import {
 } from '@modelcontextprotocol/server'
 import { writePrivateFile } from '../daemon/private-file.js'
 import type { Log } from '../log.js'
-import type { ElicitationAsker } from '../mcp/elicitation-relay.js'
+import type { ElicitationAsker } from '../mcp/call-asker.js'
 import type { Session } from '../sessions/session.js'
 import type { Sessions } from '../sessions/sessions.js'
 import { confirmInClient } from './client-confirmation.js'

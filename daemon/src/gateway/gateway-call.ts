@@ -19,7 +19,7 @@ import type { Log } from '../log.js'
 import type { ClientRef, TranscriptEvent } from '../protocol/index.js'
 import { DENIED_RESULT } from '../sessions/call-runner.js'
 import type { Session } from '../sessions/session.js'
-import type { ElicitationAsker } from '../mcp/elicitation-relay.js'
+import type { ElicitationAsker } from '../mcp/call-asker.js'
 import type { Sessions } from '../sessions/sessions.js'
 import type { ClientView } from './client-view.js'
 

@@ -13,7 +13,7 @@ import {
   type CallAsker,
   type ElicitationAsker,
   type SamplingAnswer,
-} from '../mcp/elicitation-relay.js'
+} from '../mcp/call-asker.js'
 import type {
   ClientRef,
   InputAction,

@@ -9,7 +9,7 @@ import type {
 } from '@modelcontextprotocol/client'
 import { z } from 'zod'
 import { ErrorCode, FerryError } from '../errors.js'
-import type { ElicitQuestion, UrlQuestion } from '../mcp/elicitation-relay.js'
+import type { ElicitQuestion, UrlQuestion } from '../mcp/call-asker.js'
 import type { InputAnswer, InputRequestedEvent, InputResolvedEvent } from '../protocol/index.js'
 import type { SchemaValidator } from '../tools/schema-validator.js'
 
