@@ -17,6 +17,7 @@ const config: StdioServerConfig = {
   trust: false,
   includeTools: undefined,
   excludeTools: undefined,
+  roots: [],
 }
 
 describe('fingerprint', () => {

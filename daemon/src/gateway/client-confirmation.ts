@@ -5,7 +5,7 @@
 import type { CallToolResult, ElicitResult } from '@modelcontextprotocol/server'
 import { ErrorCode, FerryError } from '../errors.js'
 import type { Log } from '../log.js'
-import type { ElicitationAsker, ElicitQuestion } from '../mcp/elicitation-relay.js'
+import type { ElicitationAsker, ElicitQuestion } from '../mcp/call-asker.js'
 import type { ConfirmationOutcome, TranscriptEvent } from '../protocol/index.js'
 import type { Session } from '../sessions/session.js'
 import type { Sessions } from '../sessions/sessions.js'

@@ -19,7 +19,7 @@ import type { Log } from '../log.js'
 import type { ClientRef, TranscriptEvent } from '../protocol/index.js'
 import { DENIED_RESULT } from '../sessions/call-runner.js'
 import type { Session } from '../sessions/session.js'
-import type { ElicitationAsker } from '../mcp/elicitation-relay.js'
+import type { ElicitationAsker } from '../mcp/call-asker.js'
 import type { Sessions } from '../sessions/sessions.js'
 import type { ClientView } from './client-view.js'
 
@@ -82,8 +82,10 @@ export interface CallWatch {
 /** What the gateway's elicitation adds to a call (see elicitation.ts). */
 export interface GatewayCallHooks {
   callId?: string
-  /** Who answers the server's questions during the call. */
+  /** Who answers the server's form questions during the call (the client); else the people. */
   elicit?: ElicitationAsker
+  /** Why the client itself cannot be asked, for the reason when nobody in Ferry can either. */
+  elicitUnavailable?: string
   /** The client's own user answers confirmations too (`--confirm-in-client`). */
   callerCanAnswer?: boolean
 }
@@ -204,6 +206,7 @@ export async function gatewayCall(
       callId,
       answerers: () => session.answererCount(),
       elicit: hooks.elicit,
+      elicitUnavailable: hooks.elicitUnavailable,
       callerCanAnswer: hooks.callerCanAnswer,
     })
     // A client that gave up while its call was being set up cancels it as soon as it can be.

@@ -10,7 +10,7 @@ import type {
   ServerContext,
 } from '@modelcontextprotocol/server'
 import { inputRequired } from '@modelcontextprotocol/server'
-import type { ElicitQuestion } from '../mcp/elicitation-relay.js'
+import type { ElicitQuestion } from '../mcp/call-asker.js'
 
 /** How long a call waits for its client to come back with answers (the state's lifetime too). */
 export const ROUND_WAIT_MS = 600_000

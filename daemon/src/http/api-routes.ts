@@ -17,6 +17,7 @@ import { gatewayRoutes, type GatewayRouteDeps } from './gateway-routes.js'
 import { jsonBody, parseBody } from './guards.js'
 import { observeRoutes } from './observe-routes.js'
 import { offeringRoutes } from './offering-routes.js'
+import { inputRoutes } from './input-routes.js'
 import { sessionRoutes } from './session-routes.js'
 
 export interface ApiDeps {
@@ -84,6 +85,7 @@ export function apiRoutes(deps: ApiDeps): Hono {
   api.route('/', callRoutes(deps.sessions, deps.log))
   api.route('/', offeringRoutes(ferry, deps.sessions))
   api.route('/', sessionRoutes(deps.sessions))
+  api.route('/', inputRoutes(deps.sessions))
   api.route('/', gatewayRoutes(deps.gatewayTokens))
   api.route('/', observeRoutes(ferry))
 

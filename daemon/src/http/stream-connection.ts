@@ -10,6 +10,7 @@ import {
   CLOSE_TOO_SLOW,
   followServerSchema,
   unfollowServerSchema,
+  inputAnswerSchema,
   type ClientRef,
   type StreamCommand,
   type StreamMessage,
@@ -52,6 +53,11 @@ const command = z.discriminatedUnion('type', [
   }),
   followServerSchema,
   unfollowServerSchema,
+  inputAnswerSchema.extend({
+    type: z.literal('answer_input'),
+    ref: z.string().min(1).max(100),
+    inputId: z.string().min(1),
+  }),
 ])
 
 /** Each event is serialised and encoded once, however many clients it goes to. */
@@ -233,6 +239,14 @@ export class StreamConnection {
         this.follows.unfollow(message.server)
         this.send({ type: 'reply', ref: message.ref, ok: true })
         return
+      case 'answer_input': {
+        this.writable()
+        const { action, content } = message
+        const answer = content === undefined ? { action } : { action, content }
+        await this.sessions.inputs.answer(message.inputId, answer, this.client)
+        this.send({ type: 'reply', ref: message.ref, ok: true })
+        return
+      }
     }
   }
 

@@ -1,119 +1,74 @@
-// Questions an upstream server asks through elicitation, routed to the call that asked: a
-// 2026-07-28 server's input-required rounds belong to the call they answer, and a legacy
-// server's `elicitation/create` to the only call running on its connection. A question nobody
-// can be asked is declined, with the reason in the result's `_meta`.
+// Requests an upstream server makes of its client, routed to the call that asked: a 2026-07-28
+// server's input-required rounds belong to the call they answer, and a legacy server's
+// `elicitation/create` or `sampling/createMessage` to the one call running on its connection, or
+// to all of them together when several run. `roots/list` is answered from the server's settings.
+// A question nobody can be asked is declined with the reason the server receives.
 
-import { isInputRequiredResult, type Client } from '@modelcontextprotocol/client'
+import { ProtocolError, isInputRequiredResult, type Client } from '@modelcontextprotocol/client'
 import type {
   CallToolResult,
-  ElicitRequestFormParams,
+  CreateMessageRequestParams,
+  CreateMessageResult,
   ElicitRequestParams,
   ElicitResult,
   InputRequests,
   InputResponses,
+  Root,
 } from '@modelcontextprotocol/client'
 import { ErrorCode, FerryError } from '../errors.js'
-
-/** Where a declined elicitation's result says why. */
-export const DECLINE_REASON_META_KEY = 'ferry/reason'
+import {
+  DECLINE_REASON_META_KEY,
+  SAMPLING_REFUSED,
+  RunningCall,
+  answer,
+  because,
+  declined,
+  elicitationOf,
+  refusal,
+  type CallAsker,
+  type Question,
+  type SamplingAnswer,
+} from './call-asker.js'
+import type { CallTimer } from './call-timer.js'
 
 /** Input-required rounds one call may take before Ferry stops it (the SDK's own default). */
 export const MAX_INPUT_ROUNDS = 10
 
-/** A form elicitation as the asking server sent it, without its request `_meta`. */
-export interface ElicitQuestion {
-  message: string
-  requestedSchema: ElicitRequestFormParams['requestedSchema']
-}
-
-/**
- * Asks one question on behalf of a call; resolves with the answer to give the server. `signal`
- * aborts when the answer is no longer wanted (the call ended, or the server withdrew it).
- */
-export type ElicitationAsker = (
-  question: ElicitQuestion,
-  signal: AbortSignal,
-) => Promise<ElicitResult>
-
-export function declined(reason: string): ElicitResult {
-  return { action: 'decline', _meta: { [DECLINE_REASON_META_KEY]: reason } }
-}
-
-const NOT_THROUGH_GATEWAY =
-  "the call was made in Ferry's WebShell or a terminal, which do not answer elicitations"
-
-/** The question's form, or why Ferry does not forward it. */
-function formOf(params: ElicitRequestParams | undefined): ElicitQuestion | string {
-  if (params === undefined || typeof params !== 'object') return 'the request had no parameters'
-  if (params.mode === 'url') return 'Ferry forwards only form elicitations, not URL ones'
-  const form = params as ElicitRequestFormParams
-  return { message: form.message, requestedSchema: form.requestedSchema }
-}
-
-/** One call running on the connection, and who may answer its questions. */
-export class RunningCall {
-  private readonly controller = new AbortController()
-
-  constructor(
-    readonly tool: string,
-    private readonly asker: ElicitationAsker | undefined,
-  ) {}
-
-  /** Asks through the call's asker; the answer is `cancel` once the call or the request ends. */
-  async ask(params: ElicitRequestParams | undefined, signal?: AbortSignal): Promise<ElicitResult> {
-    const question = formOf(params)
-    if (typeof question === 'string') return declined(question)
-    if (this.asker === undefined) return declined(NOT_THROUGH_GATEWAY)
-    const combined =
-      signal === undefined
-        ? this.controller.signal
-        : AbortSignal.any([signal, this.controller.signal])
-    if (combined.aborted) return { action: 'cancel' }
-    const ended = new Promise<ElicitResult>((resolve) =>
-      combined.addEventListener('abort', () => resolve({ action: 'cancel' }), { once: true }),
-    )
-    try {
-      return await Promise.race([this.asker(question, combined), ended])
-    } catch (error) {
-      if (combined.aborted) return { action: 'cancel' }
-      return declined(`the question could not be asked: ${(error as Error).message}`)
-    }
-  }
-
-  /** Answers every embedded request of one input-required round, in parallel. */
-  async answerRound(
-    requests: InputRequests | undefined,
-    signal: AbortSignal | undefined,
-  ): Promise<InputResponses> {
-    const entries = Object.entries(requests ?? {})
-    const answers = await Promise.all(
-      entries.map(async ([key, request]) => {
-        if (request.method !== 'elicitation/create') {
-          return [key, declined(`Ferry does not answer ${request.method} requests`)] as const
-        }
-        return [key, await this.ask(request.params as ElicitRequestParams, signal)] as const
-      }),
-    )
-    return Object.fromEntries(answers) as InputResponses
-  }
-
-  end(): void {
-    this.controller.abort()
-  }
+export interface RelayOptions {
+  server: string
+  /** The roots this server is told of, or undefined when they are not declared to it. */
+  roots: () => Root[] | undefined
+  onDecline: (tool: string | null, reason: string) => void
 }
 
 /** The calls running on one connection, for attributing the questions its server asks. */
 export class ElicitationRelay {
   private readonly running = new Set<RunningCall>()
 
-  constructor(
-    private readonly server: string,
-    private readonly onDecline: (tool: string | null, reason: string) => void,
-  ) {}
+  constructor(private readonly options: RelayOptions) {}
+
+  /** Answers the server's requests on `client`; call before `connect()`, which they may follow. */
+  register(client: Client): void {
+    client.setRequestHandler('elicitation/create', (request, ctx) =>
+      this.legacyElicitation(request.params, ctx.mcpReq.signal),
+    )
+    client.setRequestHandler('sampling/createMessage', async (request, ctx) => {
+      const outcome = await this.legacy(
+        { kind: 'sampling', params: request.params },
+        ctx.mcpReq.signal,
+      )
+      const refused = refusal(outcome)
+      if (refused !== undefined) throw new ProtocolError(SAMPLING_REFUSED, refused)
+      return (outcome as { result: CreateMessageResult }).result
+    })
+    if (this.options.roots() !== undefined) {
+      client.setRequestHandler('roots/list', () => ({ roots: this.options.roots() ?? [] }))
+    }
+  }
 
   /** A call starts on the connection; `end()` it when it settles, which withdraws its questions. */
-  begin(tool: string, asker: ElicitationAsker | undefined): RunningCall {
-    const call = new RunningCall(tool, asker)
+  begin(tool: string, asker: CallAsker | undefined, timer?: CallTimer): RunningCall {
+    const call = new RunningCall(tool, asker, timer)
     this.running.add(call)
     return call
   }
@@ -123,38 +78,92 @@ export class ElicitationRelay {
     call.end()
   }
 
-  /**
-   * A legacy `elicitation/create`: nothing on the wire says which call asked, so it goes to the
-   * one call running on the connection, and is declined when none or several run.
-   */
-  async legacyRequest(params: ElicitRequestParams, signal: AbortSignal): Promise<ElicitResult> {
-    const calls = [...this.running]
-    const only = calls.length === 1 ? calls[0] : undefined
-    if (only === undefined) {
-      const reason =
-        calls.length === 0
-          ? 'no call of this server is running in Ferry, so nobody could be asked'
-          : `${calls.length} calls of this server are running in Ferry and the request does not say which one asked, so nobody was asked`
-      this.onDecline(null, reason)
-      return declined(reason)
-    }
-    const answer = await only.ask(params, signal)
-    this.noteDecline(only.tool, answer)
-    return answer
+  /** A legacy `elicitation/create`, for the call (or calls) that may have asked it. */
+  async legacyElicitation(params: ElicitRequestParams, signal: AbortSignal): Promise<ElicitResult> {
+    const question = elicitationOf(params)
+    if (typeof question === 'string') return declined(question)
+    return (await this.legacy(question, signal)) as ElicitResult
   }
 
   /**
-   * Answers one input-required round of `call` (2026-07-28), whose rounds are its own; `signal`
-   * is the call's, which withdraws the questions when the call is cancelled between requests.
+   * Nothing on a legacy wire says which call asked: the question goes to the one call running on
+   * the connection, to all of them together when several run, and is declined when none runs.
+   */
+  private async legacy(
+    question: Question,
+    signal: AbortSignal,
+  ): Promise<ElicitResult | SamplingAnswer> {
+    const calls = [...this.running]
+    const [first, ...rest] = calls
+    const asker =
+      first === undefined || rest.length === 0
+        ? first?.asker
+        : first.asker?.together?.(
+            rest.flatMap((call) => (call.asker === undefined ? [] : [call.asker])),
+          )
+    if (first === undefined || asker === undefined) {
+      const reason =
+        first === undefined
+          ? 'no call of this server is running in Ferry, so nobody could be asked'
+          : rest.length === 0
+            ? 'nobody can answer questions of this call'
+            : `${calls.length} calls of this server are running in Ferry and the request does not say which one asked, so nobody was asked`
+      this.options.onDecline(null, reason)
+      return question.kind === 'sampling' ? { refused: reason } : declined(reason)
+    }
+    const outcome = await answer(calls, asker, question, because(signal, 'the server withdrew it'))
+    this.noteDecline(rest.length === 0 ? first.tool : null, outcome)
+    return outcome
+  }
+
+  /**
+   * Answers every embedded request of one input-required round of `call` (2026-07-28), in
+   * parallel; `signal` is the call's, which withdraws the questions when it is cancelled.
    */
   async round(
     call: RunningCall,
     requests: InputRequests | undefined,
     signal: AbortSignal | undefined,
   ): Promise<InputResponses> {
-    const answers = await call.answerRound(requests, signal)
-    for (const answer of Object.values(answers)) this.noteDecline(call.tool, answer as ElicitResult)
-    return answers
+    const entries = Object.entries(requests ?? {})
+    const answers = await Promise.all(
+      entries.map(
+        async ([key, request]) => [key, await this.embedded(call, request, signal)] as const,
+      ),
+    )
+    return Object.fromEntries(answers) as InputResponses
+  }
+
+  private async embedded(
+    call: RunningCall,
+    request: InputRequests[string],
+    signal: AbortSignal | undefined,
+  ): Promise<InputResponses[string]> {
+    if (request.method === 'roots/list') return { roots: this.options.roots() ?? [] }
+    const question: Question | string =
+      request.method === 'elicitation/create'
+        ? elicitationOf(request.params as ElicitRequestParams)
+        : request.method === 'sampling/createMessage'
+          ? { kind: 'sampling', params: request.params as CreateMessageRequestParams }
+          : `Ferry does not answer ${(request as { method: string }).method} requests`
+    if (typeof question === 'string') return declined(question)
+    const outcome =
+      call.asker === undefined
+        ? question.kind === 'sampling'
+          ? { refused: 'nobody can answer questions of this call' }
+          : declined('nobody can answer questions of this call')
+        : await answer([call], call.asker, question, signal)
+    this.noteDecline(call.tool, outcome)
+    const refused = refusal(outcome)
+    if (refused === undefined) {
+      return 'action' in outcome ? outcome : (outcome as { result: CreateMessageResult }).result
+    }
+    // A 2026-07-28 round has no way to refuse a sampling request: the call ends here instead.
+    signal?.throwIfAborted()
+    throw new FerryError(
+      ErrorCode.UpstreamError,
+      `server "${this.options.server}" asked for a model reply during ${call.tool}, which was not given (${refused}); a 2026-07-28 server cannot be told so, so Ferry stopped the call`,
+    )
   }
 
   /**
@@ -173,7 +182,7 @@ export class ElicitationRelay {
       if (round > MAX_INPUT_ROUNDS) {
         throw new FerryError(
           ErrorCode.UpstreamError,
-          `server "${this.server}" asked for input more than ${MAX_INPUT_ROUNDS} times during one call to ${tool}; Ferry stopped the call`,
+          `server "${this.options.server}" asked for input more than ${MAX_INPUT_ROUNDS} times during one call to ${tool}; Ferry stopped the call`,
         )
       }
       const inputResponses = await this.round(call, result.inputRequests, options?.signal)
@@ -192,8 +201,12 @@ export class ElicitationRelay {
     return result as CallToolResult
   }
 
-  private noteDecline(tool: string, answer: ElicitResult): void {
-    const reason = answer._meta?.[DECLINE_REASON_META_KEY]
-    if (answer.action === 'decline' && typeof reason === 'string') this.onDecline(tool, reason)
+  private noteDecline(tool: string | null, outcome: ElicitResult | SamplingAnswer): void {
+    const refused = refusal(outcome)
+    if (refused !== undefined) return this.options.onDecline(tool, refused)
+    if (!('action' in outcome)) return
+    const reason = outcome._meta?.[DECLINE_REASON_META_KEY]
+    if (outcome.action === 'decline' && typeof reason === 'string')
+      this.options.onDecline(tool, reason)
   }
 }

@@ -1,5 +1,5 @@
-// The sessions layer as one object: stored sessions, the permission broker and the call runner,
-// and the feed of server status changes into every transcript of the workspace.
+// The sessions layer as one object: stored sessions, the permission and input brokers, the call
+// runner, and the feed of server status changes into every transcript of the workspace.
 
 import type { Ferry } from '../core/ferry.js'
 import type { Log } from '../log.js'
@@ -7,6 +7,7 @@ import type { TranscriptEventBody } from '../protocol/index.js'
 import { CallRunner } from './call-runner.js'
 import { OfferingRunner } from './offering-runner.js'
 import { ResourceSubscriptions } from './resource-subscriptions.js'
+import { InputBroker } from './input-broker.js'
 import { PermissionBroker } from './permission-broker.js'
 import { ServerLogRouter } from './server-log-router.js'
 import type { Session } from './session.js'
@@ -23,11 +24,12 @@ export class Sessions {
   private constructor(
     readonly manager: SessionManager,
     readonly broker: PermissionBroker,
+    readonly inputs: InputBroker,
     readonly workspace: string,
     readonly ferry: Ferry,
     log: Log,
   ) {
-    this.runner = new CallRunner(ferry, this.broker, log)
+    this.runner = new CallRunner(ferry, this.broker, this.inputs, log)
     this.offerings = new OfferingRunner(ferry, log)
     this.subscriptions = new ResourceSubscriptions(ferry, manager, log)
     const toWorkspace = (body: TranscriptEventBody) => {
@@ -53,11 +55,15 @@ export class Sessions {
     compactAboveBytes = DEFAULT_COMPACT_ABOVE_BYTES,
   ): Promise<Sessions> {
     const broker = new PermissionBroker()
+    const inputs = new InputBroker(log)
     const manager = await SessionManager.load(stateDir, log, {
       compactAboveBytes,
-      onLastAnswererGone: (session) => broker.answerersLeft(session),
+      onLastAnswererGone: (session) => {
+        broker.answerersLeft(session)
+        inputs.answerersLeft(session)
+      },
     })
-    const sessions = new Sessions(manager, broker, workspace, ferry, log)
+    const sessions = new Sessions(manager, broker, inputs, workspace, ferry, log)
     for (const session of manager.all()) {
       sessions.broker.restore(session)
       sessions.subscriptions.restore(session)
