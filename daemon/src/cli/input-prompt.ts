@@ -63,13 +63,15 @@ async function askField(ask: Asker, field: FormField, values: FormValues): Promi
   const head = `${field.title}${field.required ? ' *' : ''} (${fieldHint(field)})`
   ask.say(field.description === null ? head : `${head} — ${field.description}`)
   if (field.options.length > 0) {
-    ask.say(`  ${field.options.map((option, i) => `${i + 1}) ${option.label}`).join('  ')}`)
+    const several = field.kind === 'choices' ? '   (several: comma-separated)' : ''
+    ask.say(
+      `  ${field.options.map((option, i) => `${i + 1}) ${option.label}`).join('  ')}${several}`,
+    )
   }
-  const label = field.kind === 'choices' ? 'numbers or names, comma-separated' : field.key
   for (;;) {
     const parsed = parseTyped(
       field,
-      await ask.line(`  ${label}: `, prefillOf(field, values[field.key])),
+      await ask.line(`  ${field.key}: `, prefillOf(field, values[field.key])),
     )
     if ('error' in parsed) {
       ask.say(`  ${parsed.error}`)
@@ -181,6 +183,9 @@ export async function promptInput(
 ): Promise<void> {
   if (signal.aborted) return
   const rl = createInterface({ input: process.stdin, output: process.stderr })
+  // The terminal is in raw mode while a line is read: Ctrl-C interrupts `ferry call` as it does
+  // elsewhere (closing its connection cancels the call), instead of being taken by the line.
+  rl.on('SIGINT', () => process.kill(process.pid, 'SIGINT'))
   const ask = new Asker(rl, signal)
   ask.say(`\n"${input.server}" asks: ${input.message}`)
   try {
