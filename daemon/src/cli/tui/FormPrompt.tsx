@@ -92,7 +92,9 @@ export function FormPrompt(props: {
     Math.min(editor.focus - Math.floor(props.body / 2), fields.length - props.body),
   )
   const shown = fields.slice(start, start + props.body)
-  const titleWidth = Math.min(28, Math.max(...fields.map((f) => f.title.length + 2), 6))
+  // The marker, the longest title (up to 30 columns) with its required mark, and a gap.
+  const titleWidth =
+    3 + Math.min(30, Math.max(6, ...fields.map((f) => f.title.length + (f.required ? 2 : 0))))
   const focused = fields[editor.focus]
   const problem = focused === undefined ? undefined : (editor.errors[focused.key] ?? undefined)
   const detail = sending
@@ -118,7 +120,7 @@ export function FormPrompt(props: {
         const marked = editor.errors[field.key] !== undefined
         return (
           <Box key={field.key} height={1}>
-            <Box flexShrink={0} width={titleWidth + 2}>
+            <Box flexShrink={0} width={titleWidth - 1} marginRight={1}>
               <Text
                 wrap="truncate-end"
                 color={marked ? 'red' : at ? 'magenta' : undefined}

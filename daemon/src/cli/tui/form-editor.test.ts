@@ -142,3 +142,12 @@ describe('the attach screen form', () => {
     )
   })
 })
+
+describe('keys that arrive in one read', () => {
+  it('takes control keys inside typed text as keys: Ctrl-U clears before the new value', () => {
+    const at = press(createFormEditor(fields), next).editor
+    const { editor } = press(at, '\u0015500')
+    expect(editor.texts.age?.text).toBe('500')
+    expect(press(at, '7\u0004').answer).toEqual({ action: 'decline' })
+  })
+})

@@ -213,7 +213,29 @@ export function pressFormKeys(
           ? pressFormKey(state, '', { tab: true })
           : typed.kind === 'backspace'
             ? pressFormKey(state, '', { backspace: true })
-            : pressText(state, typed.text)
+            : pressPasted(state, typed.text)
+    if (step.answer !== undefined) return step
+    state = step.editor
+  }
+  return { editor: state }
+}
+
+/** Text in one read, with the control keys in it (Ctrl-U right before typing, say) as keys. */
+function pressPasted(
+  editor: FormEditor,
+  text: string,
+): { editor: FormEditor; answer?: InputAnswer } {
+  let state = editor
+  // eslint-disable-next-line no-control-regex -- control keys are what is split off
+  for (const part of text.split(/([\u0000-\u001f])/)) {
+    if (part === '') continue
+    const code = part.charCodeAt(0)
+    const step: { editor: FormEditor; answer?: InputAnswer } =
+      part.length === 1 && code < 0x20
+        ? code === 0x1b
+          ? { editor: state }
+          : pressFormKey(state, String.fromCharCode(code + 96), { ctrl: true })
+        : pressText(state, part)
     if (step.answer !== undefined) return step
     state = step.editor
   }
