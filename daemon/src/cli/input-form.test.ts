@@ -209,7 +209,9 @@ describe('formContent and displayValue', () => {
 })
 
 describe('fieldNamed', () => {
-  it('finds the field a refusal names, preferring a quoted key', () => {
+  it('finds the field a refusal names, by its path first, then a quoted key, then a word', () => {
+    expect(fieldNamed('content/number must be integer', fields)?.key).toBe('number')
+    expect(fieldNamed("content must have required property 'name'", fields)?.key).toBe('name')
     expect(fieldNamed('`integer` must be at most 100', fields)?.key).toBe('integer')
     expect(fieldNamed('field "email" is not an email address', fields)?.key).toBe('email')
     expect(fieldNamed("'name' is required (the number field is fine)", fields)?.key).toBe('name')

@@ -283,10 +283,13 @@ export function formContent(fields: FormField[], values: FormValues): Record<str
 }
 
 /**
- * The field a refusal from the daemon is about: the first whose key it quotes (`name`, "name" or
- * 'name'), else the first whose key it mentions as a word.
+ * The field a refusal from the daemon is about: the first named by its path (`content/integer must
+ * be <= 100`), else the first whose key it quotes (`'name'`), else one it mentions as a word.
  */
 export function fieldNamed(message: string, fields: FormField[]): FormField | undefined {
+  const path = /(?:^|[\s,(])content\/([^\s/:,]+)/.exec(message)?.[1]
+  const byPath = fields.find((field) => field.key === path)
+  if (byPath !== undefined) return byPath
   const quoted = fields.find((field) =>
     ['`', '"', "'"].some((q) => message.includes(`${q}${field.key}${q}`)),
   )
