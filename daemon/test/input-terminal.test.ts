@@ -155,6 +155,32 @@ describe("ferry call's own prompt", () => {
       '{"answers":[{"action":"accept","content":{"name":"from the API"}},{"action":"accept","content":{"name":"from the terminal"}}]}',
     )
   })
+  it("shows a sampling request and sends the reply typed in the model's place", async () => {
+    const daemon = await everythingDaemon()
+    const args = JSON.stringify({ prompt: 'What is 2+2?' })
+    const term = await openTerminal(
+      daemon,
+      ['mcp_everything_trigger-sampling-request', args],
+      ['call'],
+    )
+    const asked = await term.waitForScreen('the request', (s) =>
+      lastLine(s).startsWith("[r]eply in the model's place, [d]ecline or [c]ancel?"),
+    )
+    expect(asked).toContain('  user: Resource trigger-sampling-request context: What is 2+2?')
+    expect(asked).toContain('  system prompt: You are a helpful test server.')
+    expect(asked).toContain('  max tokens 100 · temperature 0.7')
+    await term.type('r')
+    await term.press('Enter')
+    await term.waitForScreen('the reply line', (s) => lastLine(s) === '  >')
+    await term.type('Four.')
+    await term.press('Enter')
+    await term.waitForScreen('the next reply line', (s) => / {2}> Four\.\n {2}>$/.test(s.trimEnd()))
+    await term.press('Enter')
+    const done = await term.waitForScreen('the result', (s) => s.includes('ferry exited with 0'))
+    expect(done).toMatch(/question \S+: accept by ferry call \(pid \d+\)/)
+    expect(done).toContain('"text": "Four."')
+    expect(done).toContain('"model": "human"')
+  })
 })
 
 describe('ferry attach (full screen)', () => {
@@ -249,6 +275,27 @@ describe('ferry attach (full screen)', () => {
     expect(await readFile(opened, 'utf8')).toBe(`${url}\n`)
     await term.type('a')
     expect((await other).stdout).toContain('✅ User completed the URL elicitation flow.')
+    await term.waitForScreen('the box to close', (s) =>
+      /question \S+: accept by ferry attach/.test(s),
+    )
+  })
+
+  it('shows a sampling request and sends the reply typed on the reply line', async () => {
+    const daemon = await everythingDaemon()
+    const term = await openTerminal(daemon)
+    await term.waitForScreen('the header to say connected', (s) => s.includes('● connected'))
+    const args = JSON.stringify({ prompt: 'Name a colour' })
+    const other = daemon.cli(['call', 'mcp_everything_trigger-sampling-request', args])
+    const shown = await term.waitForScreen('the request', (s) => s.includes('reply ›'))
+    expect(shown).toContain('server "everything" asks for a model reply')
+    expect(shown).toContain('user: Resource trigger-sampling-request context: Name a colour')
+    expect(shown).toContain('system prompt: You are a helpful test server.')
+    expect(shown).toContain('max tokens 100 · temperature 0.7')
+    await term.type('Teal.')
+    await term.waitForScreen('the typed reply', (s) => s.includes('reply › Teal.'))
+    await term.press('Enter')
+    const result = await other
+    expect(result.stdout).toContain('"text": "Teal."')
     await term.waitForScreen('the box to close', (s) =>
       /question \S+: accept by ferry attach/.test(s),
     )
