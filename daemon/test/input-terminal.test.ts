@@ -155,6 +155,33 @@ describe("ferry call's own prompt", () => {
       '{"answers":[{"action":"accept","content":{"name":"from the API"}},{"action":"accept","content":{"name":"from the terminal"}}]}',
     )
   })
+  it('never shows what is typed into a masked field, and sends it', async () => {
+    // A 2026-07-28 server: the legacy SDK refuses a `password` format before it is sent.
+    const daemon = await startDaemon({
+      mcpServers: {
+        fx: fixture(['--input-tools', '--era', 'modern'], { versionNegotiation: 'auto' }),
+      },
+    })
+    await daemon.waitForStatus('fx', 'ready')
+    const term = await openTerminal(daemon, ['mcp_fx_ask_person', '{"kind":"secret"}'], ['call'])
+    await choose(term, '[a]nswer, [d]ecline or [c]ancel?', 'a')
+    await field(term, 'user', 'ada')
+    const masked = await term.waitForScreen('the masked field', (s) =>
+      lastLine(s).startsWith('  key:'),
+    )
+    expect(masked).toContain('API key * (a password, not shown as typed)')
+    await term.type('s3cret-value')
+    await term.press('Enter')
+    const before = await term.waitForScreen('the send question', (s) =>
+      lastLine(s).startsWith('[s]end, [e]dit a field, [d]ecline or [c]ancel?'),
+    )
+    expect(before).not.toContain('s3cret')
+    await term.type('s')
+    await term.press('Enter')
+    const done = await term.waitForScreen('the result', (s) => s.includes('ferry exited with 0'))
+    expect(done).toContain('s3cret-value')
+  })
+
   it("shows a sampling request and sends the reply typed in the model's place", async () => {
     const daemon = await everythingDaemon()
     const args = JSON.stringify({ prompt: 'What is 2+2?' })

@@ -5,6 +5,7 @@ import {
   fieldNamed,
   formContent,
   initialValues,
+  isMasked,
   parseTyped,
   readForm,
   type FormField,
@@ -53,6 +54,7 @@ const everything = {
       default: 'pet-1',
     },
     short: { type: 'string', minLength: 2, maxLength: 5 },
+    secret: { type: 'string', format: 'password' },
   },
   required: ['name'],
 }
@@ -80,6 +82,7 @@ describe('readForm', () => {
       ['titledMulti', 'choices', false],
       ['legacy', 'choice', false],
       ['short', 'text', false],
+      ['secret', 'text', false],
     ])
     expect(field('name')).toMatchObject({ title: 'String', description: 'Your full, legal name' })
     expect(field('firstLine')).toMatchObject({ title: 'firstLine', description: null })
@@ -146,6 +149,8 @@ describe('fieldHint', () => {
     expect(fieldHint(field('titled'))).toBe('pick one')
     expect(fieldHint(field('untitledMulti'))).toBe('pick 1 to 3')
     expect(fieldHint(field('titledMulti'))).toBe('pick any')
+    expect(fieldHint(field('secret'))).toBe('a password, not shown as typed')
+    expect([isMasked(field('secret')), isMasked(field('name'))]).toEqual([true, false])
   })
 })
 

@@ -153,6 +153,11 @@ export function readForm(schema: Record<string, unknown> | undefined): FormModel
   return { fields, unsupported }
 }
 
+/** A field whose value is a secret (`format: password`): never shown as typed. */
+export function isMasked(field: FormField): boolean {
+  return field.kind === 'text' && field.format === 'password'
+}
+
 /** Each field's default, where it has one. */
 export function initialValues(fields: FormField[]): FormValues {
   return Object.fromEntries(fields.map((field) => [field.key, field.default]))
@@ -163,6 +168,7 @@ const FORMATS: Record<string, string> = {
   uri: 'a URI',
   date: 'a date, YYYY-MM-DD',
   'date-time': 'a date and time, e.g. 2026-01-31T09:30:00Z',
+  password: 'a password',
 }
 
 function range(min: number | undefined, max: number | undefined, unit: string): string | null {
@@ -178,6 +184,7 @@ export function fieldHint(field: FormField): string {
   switch (field.kind) {
     case 'text':
       parts.push(field.format === null ? 'text' : (FORMATS[field.format] ?? field.format))
+      if (isMasked(field)) parts.push('not shown as typed')
       parts.push(range(field.minLength, field.maxLength, ' characters'))
       break
     case 'number':

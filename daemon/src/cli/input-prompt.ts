@@ -2,6 +2,7 @@
 // on the caller's terminal: line by line on stderr, closed at once when the question is answered
 // elsewhere or withdrawn. A refusal from the daemon is shown and the field it names asked again.
 
+import { Writable } from 'node:stream'
 import { createInterface, type Interface } from 'node:readline/promises'
 import type { InputAnswer, InputRequestedEvent } from '../protocol/index.js'
 import { openInBrowser } from './browser.js'
@@ -11,6 +12,7 @@ import {
   fieldNamed,
   formContent,
   initialValues,
+  isMasked,
   parseTyped,
   readForm,
   type FormField,
@@ -24,21 +26,39 @@ export type SendResult = { ok: true } | { ok: false; message: string; closed: bo
 
 export type SendAnswer = (answer: InputAnswer) => Promise<SendResult>
 
+/** Where a masked field's typing is echoed: nowhere. */
+const nowhere = new Writable({ write: (_chunk, _encoding, done) => done() })
+
 class Asker {
-  constructor(
-    private readonly rl: Interface,
-    private readonly signal: AbortSignal,
-  ) {}
+  constructor(private readonly signal: AbortSignal) {}
 
   say(text: string): void {
     process.stderr.write(`${terminalText(text)}\n`)
   }
 
-  /** One line typed by the person, starting from `prefill`. */
-  async line(question: string, prefill = ''): Promise<string> {
-    const answer = this.rl.question(terminalText(question), { signal: this.signal })
-    if (prefill !== '') this.rl.write(prefill)
-    return answer
+  /**
+   * One line typed by the person, starting from `prefill`; with `masked`, nothing typed is shown
+   * (a `format: password` field). Each line has its interface, so a masked one can echo nowhere.
+   */
+  async line(question: string, prefill = '', masked = false): Promise<string> {
+    const prompt = terminalText(question)
+    if (masked) process.stderr.write(prompt)
+    const rl: Interface = createInterface({
+      input: process.stdin,
+      output: masked ? nowhere : process.stderr,
+      terminal: true,
+    })
+    // The terminal is in raw mode while a line is read: Ctrl-C interrupts `ferry call` as it does
+    // elsewhere (closing its connection cancels the call), instead of being taken by the line.
+    rl.on('SIGINT', () => process.kill(process.pid, 'SIGINT'))
+    try {
+      const answer = rl.question(masked ? '' : prompt, { signal: this.signal })
+      if (prefill !== '') rl.write(prefill)
+      return await answer
+    } finally {
+      rl.close()
+      if (masked) process.stderr.write('\n')
+    }
   }
 
   /** One of `choices` by its first letter; anything else asks again. */
@@ -71,7 +91,7 @@ async function askField(ask: Asker, field: FormField, values: FormValues): Promi
   for (;;) {
     const parsed = parseTyped(
       field,
-      await ask.line(`  ${field.key}: `, prefillOf(field, values[field.key])),
+      await ask.line(`  ${field.key}: `, prefillOf(field, values[field.key]), isMasked(field)),
     )
     if ('error' in parsed) {
       ask.say(`  ${parsed.error}`)
@@ -182,11 +202,7 @@ export async function promptInput(
   signal: AbortSignal,
 ): Promise<void> {
   if (signal.aborted) return
-  const rl = createInterface({ input: process.stdin, output: process.stderr })
-  // The terminal is in raw mode while a line is read: Ctrl-C interrupts `ferry call` as it does
-  // elsewhere (closing its connection cancels the call), instead of being taken by the line.
-  rl.on('SIGINT', () => process.kill(process.pid, 'SIGINT'))
-  const ask = new Asker(rl, signal)
+  const ask = new Asker(signal)
   ask.say(`\n"${input.server}" asks: ${input.message}`)
   try {
     if (input.kind === 'url') await answerUrl(ask, input, send)
@@ -194,7 +210,5 @@ export async function promptInput(
     else await answerForm(ask, input, send)
   } catch (error) {
     if (!signal.aborted) throw error
-  } finally {
-    rl.close()
   }
 }

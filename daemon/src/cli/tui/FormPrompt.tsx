@@ -5,7 +5,7 @@
 import { Box, useInput } from 'ink'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import type { InputRequestedEvent } from '../../protocol/index.js'
-import { displayValue, fieldHint, readForm, type FormField } from '../input-form.js'
+import { displayValue, fieldHint, isMasked, readForm, type FormField } from '../input-form.js'
 import { useAttach } from './attach-context.js'
 import { createFormEditor, pressFormKeys, refuseForm, type FormEditor } from './form-editor.js'
 import { viewport } from './line-editor.js'
@@ -14,7 +14,12 @@ import { Text } from './Text.js'
 
 function FieldValue(props: { field: FormField; editor: FormEditor; focused: boolean }) {
   const { field, editor, focused } = props
-  const line = editor.texts[field.key]
+  const typed = editor.texts[field.key]
+  // A secret is drawn as one dot per character typed, the cursor where it is.
+  const line =
+    typed !== undefined && isMasked(field)
+      ? { ...typed, text: '•'.repeat(typed.text.length) }
+      : typed
   if (line !== undefined) {
     if (!focused) return <Text>{line.text === '' ? '—' : line.text}</Text>
     const view = viewport(line, 60)
