@@ -1,30 +1,11 @@
 // ferry open [session] [--print]: the WebShell URL (session in the query, token in the fragment), opened in the
 // default browser (or printed, when asked or when no browser can be started).
 
-import { spawn } from 'node:child_process'
 import { resolve } from 'node:path'
 import type { SessionInfo, StatusResponse } from '../protocol/index.js'
+import { launchBrowser } from './browser.js'
 import type { CliContext } from './context.js'
 import { connectDaemon } from './daemon-client.js'
-
-function browserCommand(): string | undefined {
-  if (process.platform === 'darwin') return 'open'
-  if (process.platform === 'linux') return 'xdg-open'
-  return undefined
-}
-
-function launch(url: string): Promise<boolean> {
-  const command = browserCommand()
-  if (command === undefined) return Promise.resolve(false)
-  return new Promise((resolve) => {
-    const child = spawn(command, [url], { stdio: 'ignore', detached: true })
-    child.once('error', () => resolve(false))
-    child.once('spawn', () => {
-      child.unref()
-      resolve(true)
-    })
-  })
-}
 
 export async function openWebShell(
   ctx: CliContext,
@@ -51,7 +32,7 @@ export async function openWebShell(
   const query = session === undefined ? '' : `?${new URLSearchParams({ session }).toString()}`
   const fragment = new URLSearchParams({ token: client.info.token })
   const url = `${client.info.url}${query}#${fragment.toString()}`
-  if (!print && (await launch(url))) {
+  if (!print && (await launchBrowser(url))) {
     ctx.out(`Opened the WebShell in your browser.`)
     return 0
   }

@@ -10,6 +10,7 @@ import type {
   ToolInfo,
 } from '../protocol/index.js'
 import { parseCallArgs } from './call-args.js'
+import { CallInputs } from './call-inputs.js'
 import type { CliContext } from './context.js'
 import { canPrompt, promptConfirmation } from './confirm-prompt.js'
 import { connectDaemon } from './daemon-client.js'
@@ -44,31 +45,37 @@ export async function call(
   const args = parseCallArgs(rawArgs)
   const client = await connectDaemon(ctx.stateDir)
   const interactive = options.yes !== true && canPrompt()
+  const who = { kind: 'cli' as const, label: `ferry call (pid ${process.pid})` }
   const body: CallRequest = {
     tool,
     arguments: args,
     interactive,
-    client: { kind: 'cli', label: `ferry call (pid ${process.pid})` },
+    client: who,
     ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
     ...(options.session === undefined ? {} : { session: options.session }),
     ...(options.yes === true ? { yes: true } : {}),
   }
+  const inputs = interactive ? new CallInputs(client, who) : undefined
   // The client makes sure the answer ends with a result or an error line.
-  const final = await client.stream<CallStreamLine>('/call', body, async (line) => {
-    if ('progress' in line && process.stderr.isTTY) {
-      const { progress, total, message } = line.progress
-      ctx.err(
-        `… ${progress}${total === undefined ? '' : `/${total}`}${message ? ` ${message}` : ''}`,
-      )
-    } else if ('confirmation' in line && interactive) {
-      const outcome = await promptConfirmation(line.confirmation.tool, line.confirmation.server)
-      await client
-        .post(`/calls/${line.confirmation.callId}/answer`, { outcome, client: body.client })
-        .catch((error: unknown) => ctx.err(`ferry: ${(error as Error).message}`))
-    } else if ('confirmed' in line && interactive) {
-      ctx.err(`${line.confirmed.outcome.replace('_', ' ')} by ${line.confirmed.by}`)
-    }
-  })
+  const final = await client
+    .stream<CallStreamLine>('/call', body, async (line) => {
+      // Questions are asked while the answer goes on being read, so one answered elsewhere closes.
+      if (inputs?.handle(line) === true) return
+      if ('progress' in line && process.stderr.isTTY) {
+        const { progress, total, message } = line.progress
+        ctx.err(
+          `… ${progress}${total === undefined ? '' : `/${total}`}${message ? ` ${message}` : ''}`,
+        )
+      } else if ('confirmation' in line && interactive) {
+        const outcome = await promptConfirmation(line.confirmation.tool, line.confirmation.server)
+        await client
+          .post(`/calls/${line.confirmation.callId}/answer`, { outcome, client: body.client })
+          .catch((error: unknown) => ctx.err(`ferry: ${(error as Error).message}`))
+      } else if ('confirmed' in line && interactive) {
+        ctx.err(`${line.confirmed.outcome.replace('_', ' ')} by ${line.confirmed.by}`)
+      }
+    })
+    .finally(() => inputs?.close())
   if ('error' in final) throw new FerryError(final.error.code as ErrorCode, final.error.message)
   const result = final.result as CallToolResult
   ctx.out(options.json ? jsonText(result) : formatResult(result))

@@ -1,5 +1,5 @@
-// The full-screen attach: header, the session's feed, the confirmation that waits (if any), and
-// the prompt. Ctrl-C detaches from anywhere.
+// The full-screen attach: header, the session's feed, the confirmation or server question that
+// waits (if any; confirmations first), and the prompt. Ctrl-C detaches from anywhere.
 
 import { Box, useInput } from 'ink'
 import { useState } from 'react'
@@ -9,7 +9,8 @@ import { ConfirmationPrompt } from './ConfirmationPrompt.js'
 import { FeedPane } from './FeedPane.js'
 import { pendingConfirmations } from './fold-events.js'
 import { Header } from './Header.js'
-import { feedRows, screenRows } from './layout.js'
+import { InputPrompt } from './InputPrompt.js'
+import { CONFIRMATION_ROWS, feedRows, inputRows, screenRows } from './layout.js'
 import { useTerminalSize } from './use-terminal-size.js'
 
 export function App() {
@@ -24,10 +25,18 @@ export function App() {
     ? []
     : pendingConfirmations(state.feed).filter((call) => !state.answered.has(call.callId))
   const asking = waiting[0]
+  const inputs = state.readOnly ? [] : state.inputs
+  const question = asking === undefined ? inputs[0] : undefined
+  const size = question === undefined ? undefined : inputRows(question, rows)
+  const promptRows = asking !== undefined ? CONFIRMATION_ROWS : (size?.rows ?? 0)
+  const caller =
+    question?.callId == null
+      ? undefined
+      : state.feed.find((entry) => entry.kind === 'call' && entry.callId === question.callId)
   return (
     <Box flexDirection="column" width={columns} height={screenRows(rows)}>
       <Header state={state} />
-      <FeedPane feed={state.feed} rows={feedRows(rows, asking !== undefined)} width={columns} />
+      <FeedPane feed={state.feed} rows={feedRows(rows, promptRows)} width={columns} />
       {asking === undefined ? null : (
         <ConfirmationPrompt
           key={asking.callId}
@@ -36,8 +45,20 @@ export function App() {
           active={!typing}
         />
       )}
+      {question === undefined || size === undefined ? null : (
+        <InputPrompt
+          key={question.inputId}
+          input={question}
+          answer={state.inputAnswers.get(question.inputId)}
+          rows={size.rows}
+          body={size.body}
+          tool={caller?.kind === 'call' ? caller.tool : null}
+          more={inputs.length - 1}
+          active={!typing}
+        />
+      )}
       <CommandLine
-        asking={asking !== undefined}
+        asking={asking !== undefined ? 'confirmation' : question !== undefined ? 'input' : null}
         readOnly={state.readOnly}
         width={columns}
         onTypingChange={setTyping}

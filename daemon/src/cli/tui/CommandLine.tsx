@@ -1,5 +1,5 @@
 // The prompt at the bottom: a one-line editor with history and Tab completion, and a hint line.
-// While a confirmation waits, keys go to it whenever the line is empty.
+// While a confirmation or a server's question waits, keys go to it whenever the line is empty.
 
 import { Box, useInput } from 'ink'
 import { useRef, useState } from 'react'
@@ -17,8 +17,8 @@ import {
 import { Text } from './Text.js'
 
 export function CommandLine(props: {
-  /** A confirmation waits for an answer. */
-  asking: boolean
+  /** What waits for an answer above the prompt. */
+  asking: 'confirmation' | 'input' | null
   readOnly: boolean
   width: number
   onTypingChange: (typing: boolean) => void
@@ -33,7 +33,7 @@ export function CommandLine(props: {
     current.current = next
     setLineState(next)
   }
-  const active = !props.asking || line.text !== ''
+  const active = props.asking === null || line.text !== ''
 
   const submit = () => {
     const { line: text, state } = submitLine(current.current)
@@ -74,11 +74,15 @@ export function CommandLine(props: {
   const idle = props.readOnly
     ? 'read-only: watching · /help · Ctrl-C detaches'
     : 'Tab completes · /help lists commands · Ctrl-C detaches'
-  const status = !props.asking
-    ? (hint ?? idle)
-    : active
-      ? 'a confirmation waits: press Enter or clear the line (Ctrl-U) to answer it'
-      : 'answer the confirmation above: o, t, s or d'
+  const waiting = props.asking === 'input' ? 'a question' : 'a confirmation'
+  const status =
+    props.asking === null
+      ? (hint ?? idle)
+      : active
+        ? `${waiting} waits: press Enter or clear the line (Ctrl-U) to answer it`
+        : props.asking === 'input'
+          ? 'answer the question above; Ctrl-C detaches'
+          : 'answer the confirmation above: o, t, s or d'
   return (
     <Box
       flexDirection="column"

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto'
 import type {
   ConfirmationOutcome,
+  InputAnswer,
   StreamCommand,
   StreamMessage,
   TranscriptEvent,
@@ -12,6 +13,7 @@ import { StreamClient } from '../stream-client.js'
 import type { AttachStore } from './attach-store.js'
 import { fetchSessions, fetchTools, serverLines, sessionLines, toolLines } from './daemon-lists.js'
 import { hasCall, latestRunningCall } from './fold-events.js'
+import type { AnswerState } from './open-inputs.js'
 import { helpLines, parseCommand, type TuiCommand } from './parse-command.js'
 
 export interface AttachController {
@@ -20,6 +22,8 @@ export interface AttachController {
   /** Runs one line typed at the prompt. */
   submit(line: string): void
   answer(callId: string, outcome: ConfirmationOutcome): void
+  /** Answers an open question for every attached client; a refusal comes back to its prompt. */
+  answerInput(inputId: string, answer: InputAnswer): void
   /** Reads the tool names again (for Tab completion). */
   refreshTools(): Promise<void>
 }
@@ -36,7 +40,13 @@ export interface AttachControllerOptions {
 type Command = Extract<StreamCommand, { ref: string }>
 const READ_ONLY = 'not available: this terminal attached read-only'
 
-type Sent = { kind: 'call'; callId: string; tool: string } | { kind: 'cancel' | 'answer' }
+type Sent =
+  | { kind: 'call'; callId: string; tool: string }
+  | { kind: 'cancel' | 'answer' }
+  | { kind: 'answer_input'; inputId: string }
+
+/** Refusals that mean the question is gone, not that the answer needs fixing. */
+const CLOSED_CODES = new Set(['conflict', 'not_found'])
 
 export function createAttachController(options: AttachControllerOptions): AttachController {
   const { store, stateDir, readOnly } = options
@@ -68,9 +78,29 @@ export function createAttachController(options: AttachControllerOptions): Attach
     void refreshTools().catch(failed('could not read the tools'))
   }
 
-  const onRefused = (ref: string, message: string) => {
+  const setAnswer = (inputId: string, answer: AnswerState | undefined) =>
+    store.update((s) => {
+      if (!s.inputs.some((input) => input.inputId === inputId)) return s
+      const inputAnswers = new Map(s.inputAnswers)
+      if (answer === undefined) inputAnswers.delete(inputId)
+      else inputAnswers.set(inputId, answer)
+      return { ...s, inputAnswers }
+    })
+
+  const onRefused = (ref: string, error: { code: string; message: string }) => {
+    const { message } = error
     const what = sent.get(ref)
     sent.delete(ref)
+    if (what?.kind === 'answer_input') {
+      if (!CLOSED_CODES.has(error.code))
+        return setAnswer(what.inputId, { state: 'refused', message })
+      // Answered elsewhere, or no longer known to the daemon: the question is gone.
+      store.update((s) => ({
+        ...s,
+        inputs: s.inputs.filter((input) => input.inputId !== what.inputId),
+      }))
+      return store.say('warning', `answer not taken: ${message}`)
+    }
     // A call that got as far as the transcript shows its failure there.
     if (what?.kind === 'call' && hasCall(store.get().feed, what.callId)) return
     if (what?.kind === 'answer') store.say('warning', `answer not taken: ${message}`)
@@ -82,7 +112,7 @@ export function createAttachController(options: AttachControllerOptions): Attach
     if (message.type === 'subscribed') onSubscribed(message.session)
     else if (message.type === 'reply') {
       if (message.ok) sent.delete(message.ref)
-      else onRefused(message.ref, message.error.message)
+      else onRefused(message.ref, message.error)
     } else if (message.type === 'error') store.say('error', message.error.message)
   }
 
@@ -100,8 +130,14 @@ export function createAttachController(options: AttachControllerOptions): Attach
     onMessage,
     onDisconnect: (why) => {
       // Replies to what was sent before are lost with the connection.
+      const lost = [...sent.values()]
       sent.clear()
       store.update((s) => ({ ...s, connection: 'reconnecting', connectionDetail: why }))
+      for (const what of lost) {
+        if (what.kind === 'answer_input') {
+          setAnswer(what.inputId, { state: 'refused', message: `not sent: ${why}; send it again` })
+        }
+      }
     },
   })
 
@@ -168,6 +204,11 @@ export function createAttachController(options: AttachControllerOptions): Attach
       if (readOnly || store.get().answered.has(callId)) return
       if (!send({ type: 'answer', ref: nextRef(), callId, outcome }, { kind: 'answer' })) return
       store.update((s) => ({ ...s, answered: new Set([...s.answered, callId]) }))
+    },
+    answerInput(inputId, answer) {
+      if (readOnly || store.get().inputAnswers.get(inputId)?.state === 'sending') return
+      const command = { type: 'answer_input' as const, ref: nextRef(), inputId, ...answer }
+      if (send(command, { kind: 'answer_input', inputId })) setAnswer(inputId, { state: 'sending' })
     },
     refreshTools,
   }

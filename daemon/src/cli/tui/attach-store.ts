@@ -1,8 +1,9 @@
-// The attach screen's shared state: connection, session, the feed and the tool names. Components
-// read it through `useSyncExternalStore`; the controller is the only writer.
+// The attach screen's shared state: connection, session, the feed, the open questions and the
+// tool names. Components read it through `useSyncExternalStore`; the controller is the only writer.
 
-import type { TranscriptEvent } from '../../protocol/index.js'
+import type { InputRequestedEvent, TranscriptEvent } from '../../protocol/index.js'
 import { appendEntry, foldEvent, type FeedEntry, type LineTone } from './fold-events.js'
+import { foldInputs, type AnswerState } from './open-inputs.js'
 
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting'
 
@@ -17,6 +18,10 @@ export interface AttachState {
   tools: string[]
   /** Calls this terminal has answered; their prompt is gone before the daemon confirms. */
   answered: ReadonlySet<string>
+  /** The session's questions still open, oldest first. */
+  inputs: InputRequestedEvent[]
+  /** This terminal's answers to open questions, by input id. */
+  inputAnswers: ReadonlyMap<string, AnswerState>
 }
 
 export interface AttachStore {
@@ -40,6 +45,8 @@ export function createAttachStore(readOnly: boolean): AttachStore {
     feed: [],
     tools: [],
     answered: new Set(),
+    inputs: [],
+    inputAnswers: new Map(),
   }
   const listeners = new Set<() => void>()
   let local = 0
@@ -56,7 +63,19 @@ export function createAttachStore(readOnly: boolean): AttachStore {
       return () => listeners.delete(listener)
     },
     update,
-    addEvent: (event) => update((s) => ({ ...s, feed: foldEvent(s.feed, event) })),
+    addEvent: (event) =>
+      update((s) => {
+        const inputs = foldInputs(s.inputs, event)
+        const gone = s.inputs.filter((input) => !inputs.includes(input))
+        const inputAnswers = new Map(s.inputAnswers)
+        for (const input of gone) inputAnswers.delete(input.inputId)
+        return {
+          ...s,
+          feed: foldEvent(s.feed, event),
+          inputs,
+          inputAnswers: gone.length === 0 ? s.inputAnswers : inputAnswers,
+        }
+      }),
     say: (tone, text) =>
       update((s) => ({
         ...s,
