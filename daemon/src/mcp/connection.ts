@@ -1,6 +1,6 @@
 // One live connection to one configured MCP server: negotiation within the discovery budget,
-// discovery, tool calls, prompt gets, resource reads, crash and outage detection, and reconnects
-// with backoff.
+// discovery, tool calls (as tasks where a tool needs one), prompt gets, resource reads, crash and
+// outage detection, and reconnects with backoff.
 // A remote server that lost the session (404) gets a new one at once, and the request is resent.
 
 import { Client, SdkError, SdkErrorCode, type Transport } from '@modelcontextprotocol/client'
@@ -28,6 +28,7 @@ import { RemoteRecovery } from './remote-recovery.js'
 import type { PriorStore } from './prior-store.js'
 import { ServerProcess } from './server-process.js'
 import { StderrRing } from './stderr-ring.js'
+import { callAsTask, taskCallBlocker, taskSupportOf } from './task-call.js'
 import { createTransport } from './transports.js'
 
 export const BACKOFF_START_MS = 500
@@ -71,6 +72,8 @@ export class Connection {
   discovered: Discovered = noDiscovery
   /** The server declared the MCP Apps extension on the current connection. */
   appsSupported = false
+  /** Why tools that need a task cannot be called on the current connection; null when they can. */
+  taskBlocker: string | null = null
   /** The transport in use: the configured one, or SSE after a bare `url` fell back to it. */
   transport: TransportKind
   readonly stderr: StderrRing
@@ -183,17 +186,28 @@ export class Connection {
     options: CallOptions = {},
   ): Promise<CallToolResult> {
     const timeout = options.timeoutMs ?? this.config.timeout
+    const definition = this.discovered.tools.find((listed) => listed.name === tool)
+    const asTask = definition !== undefined && taskSupportOf(definition) === 'required'
+    if (asTask && this.taskBlocker !== null) {
+      throw new FerryError(
+        ErrorCode.UpstreamError,
+        `${tool} on "${this.name}" cannot be called: ${this.taskBlocker}`,
+      )
+    }
     const call = this.elicitation.begin(tool, options.elicit)
     try {
+      const callOptions = {
+        signal: options.signal,
+        timeout,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: timeout * MAX_TOTAL_TIMEOUT_FACTOR,
+        onprogress: (progress: Progress) => options.onProgress?.(progress),
+        allowInputRequired: true,
+      }
       return await this.recovery.run((client) =>
-        this.elicitation.callTool(client, call, tool, args, {
-          signal: options.signal,
-          timeout,
-          resetTimeoutOnProgress: true,
-          maxTotalTimeout: timeout * MAX_TOTAL_TIMEOUT_FACTOR,
-          onprogress: (progress: Progress) => options.onProgress?.(progress),
-          allowInputRequired: true,
-        }),
+        asTask
+          ? callAsTask(client, tool, args, callOptions)
+          : this.elicitation.callTool(client, call, tool, args, callOptions),
       )
     } catch (error) {
       const closed = error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed
@@ -336,6 +350,7 @@ export class Connection {
       this.discovered = { tools, prompts: [], resources: [], resourceTemplates: [] }
       this.fillSideLists(client, generation, ['prompts', 'resources', 'resourceTemplates'], 'use')
       this.appsSupported = serverSupportsApps(client.getServerCapabilities())
+      this.taskBlocker = taskCallBlocker(client.getProtocolEra(), client.getServerCapabilities())
       this.reportToolWarnings()
       this.era = client.getProtocolEra() ?? null
       this.protocolVersion = client.getNegotiatedProtocolVersion() ?? null
