@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { wireTapPath } from '../../e2e/fixtures/paths.js'
 import type { CallStreamLine, ToolInfo, TranscriptEvent } from '../src/protocol/index.js'
+import { answerInput, answerer, endOf, nextInput, startCall } from './inputs-rig.js'
 import {
   cleanup,
   rawLegacyServerPath,
@@ -111,12 +112,33 @@ describe('a tool that needs a task, on server-everything (2025-11-25)', () => {
     const created = sent.find(
       (m) => m.method === 'tools/call' && m.params?.name === 'simulate-research-query',
     )
-    expect(created?.params?.task).toEqual({ ttl: expect.any(Number) })
+    expect(created?.params?.task).toEqual({})
     const answer = wire.find((r) => r.to === 'client' && r.message.id === created?.id)
     const taskId = answer?.message.result?.task?.taskId
     expect(typeof taskId).toBe('string')
     expect(sent.some((m) => m.method === 'tasks/get' && m.params?.taskId === taskId)).toBe(true)
     expect(sent.some((m) => m.method === 'tasks/result' && m.params?.taskId === taskId)).toBe(true)
+  }, 30_000)
+
+  it("puts the task's question to a person and continues with the answer", async () => {
+    const tab = await answerer(daemon)
+    const { callId } = await startCall(tab, RESEARCH, { topic: 'python', ambiguous: true })
+    const input = await nextInput(tab, callId)
+    expect(input.message).toContain('could have multiple interpretations')
+    const reply = await answerInput(tab, input.inputId, {
+      action: 'accept',
+      content: { interpretation: 'snake' },
+    })
+    expect(reply).toMatchObject({ ok: true })
+    const { text } = await endOf(tab, callId)
+    expect(text).toContain('# Research Report: python (snake)')
+    const statuses = tab.events.flatMap((e) =>
+      e.type === 'call.progress' && e.callId === callId ? [e.message] : [],
+    )
+    expect(statuses).toContain(
+      'input required: Found multiple interpretations for "python". Requesting clarification...',
+    )
+    tab.ws.close()
   }, 30_000)
 
   it('cancels the task on the server when the call is cancelled', async () => {

@@ -23,7 +23,7 @@ export const MAX_TASK_POLL_MS = 5_000
 const DEFAULT_TASK_POLL_MS = 1_000
 /** `tasks/cancel` after a cancel or a timeout waits this long for its answer at most. */
 const CANCEL_WAIT_MS = 5_000
-/** The longest delay a Node timer takes; `tasks/result` blocks until the task ends. */
+/** The longest delay a Node timer takes: `tasks/result` blocks until the task ends. */
 const LONGEST_TIMER_MS = 2_147_483_647
 
 export function taskSupportOf(tool: Tool): TaskSupport | null {
@@ -50,12 +50,13 @@ export function taskCallBlocker(
 }
 
 export interface TaskCallOptions {
+  /** Ends the call: a cancel or Ferry's call timer running out; either sends `tasks/cancel`. */
   signal?: AbortSignal | undefined
-  /** Each request's timeout: the call, every poll, the cancel. */
+  /** Each request's own timeout. */
   timeout: number
-  /** The whole task's bound, not counting time the task waits for input. */
-  maxTotalTimeout: number
   onprogress?: ((progress: Progress) => void) | undefined
+  /** The server answered a poll: the task is still being worked on. */
+  onAlive?: (() => void) | undefined
 }
 
 const terminal = new Set(['completed', 'failed', 'cancelled'])
@@ -92,7 +93,7 @@ export async function callAsTask(
   const created = await client.request(
     {
       method: 'tools/call',
-      params: { name: tool, arguments: args, task: { ttl: options.maxTotalTimeout } },
+      params: { name: tool, arguments: args, task: {} },
     },
     specTypeSchemas.CreateTaskResult,
     { signal, timeout },
@@ -106,9 +107,6 @@ class TaskRun {
   private readonly wake: AbortSignal
   private steps = 0
   private lastSeen = ''
-  /** Time spent outside `input_required`, up to the last poll. */
-  private counted = 0
-  private countedSince = Date.now()
 
   constructor(
     private readonly client: Client,
@@ -140,12 +138,12 @@ class TaskRun {
         await Promise.race([sleep(this.pollInterval(), this.wake), fetching])
         if (fetched !== undefined) return this.outcome(fetched)
         this.options.signal?.throwIfAborted()
-        this.checkBudget()
         this.task = await this.client.request(
           { method: 'tasks/get', params: { taskId: this.task.taskId } },
           specTypeSchemas.GetTaskResult,
           { signal: this.wake, timeout: this.options.timeout },
         )
+        this.options.onAlive?.()
         this.report()
       }
     } catch (error) {
@@ -185,19 +183,6 @@ class TaskRun {
   private pollInterval(): number {
     const suggested = this.task.pollInterval ?? DEFAULT_TASK_POLL_MS
     return Math.min(MAX_TASK_POLL_MS, Math.max(MIN_TASK_POLL_MS, suggested))
-  }
-
-  /** Time waiting for a person's answer does not count against the call's total bound. */
-  private checkBudget(): void {
-    const now = Date.now()
-    if (this.task.status !== 'input_required') this.counted += now - this.countedSince
-    this.countedSince = now
-    const { maxTotalTimeout } = this.options
-    if (this.counted > maxTotalTimeout) {
-      throw new SdkError(SdkErrorCode.RequestTimeout, 'Maximum total timeout exceeded', {
-        maxTotalTimeout,
-      })
-    }
   }
 
   /** Each new status or status message is one step of progress. */
