@@ -170,7 +170,7 @@ export class Ferry {
           fingerprint: connection.fingerprint,
           tools: connection.discovered.tools,
           appsSupported: connection.appsSupported,
-          taskBlocker: connection.taskBlocker,
+          taskBlocker: connection.taskCalls.blocker,
         })),
     )
     return this.registryCache

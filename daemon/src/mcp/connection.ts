@@ -30,7 +30,7 @@ import { RemoteRecovery } from './remote-recovery.js'
 import type { PriorStore } from './prior-store.js'
 import { ServerProcess } from './server-process.js'
 import { StderrRing } from './stderr-ring.js'
-import { callAsTask, taskCallBlocker, taskSupportOf } from './task-call.js'
+import { callAsTask, NO_TASK_CALLS, taskCallsOn, taskSupportOf } from './task-call.js'
 import { createTransport } from './transports.js'
 
 export const BACKOFF_START_MS = 500
@@ -74,8 +74,8 @@ export class Connection {
   discovered: Discovered = noDiscovery
   /** The server declared the MCP Apps extension on the current connection. */
   appsSupported = false
-  /** Why tools that need a task cannot be called on the current connection; null when they can. */
-  taskBlocker: string | null = null
+  /** How tools that need a task are called on the current connection, or why they cannot be. */
+  taskCalls = NO_TASK_CALLS
   /** The transport in use: the configured one, or SSE after a bare `url` fell back to it. */
   transport: TransportKind
   readonly stderr: StderrRing
@@ -206,13 +206,15 @@ export class Connection {
   ): Promise<CallToolResult> {
     const timeout = options.timeoutMs ?? this.config.timeout
     const definition = this.discovered.tools.find((listed) => listed.name === tool)
-    const asTask = definition !== undefined && taskSupportOf(definition) === 'required'
-    if (asTask && this.taskBlocker !== null) {
+    const needsTask = definition !== undefined && taskSupportOf(definition) === 'required'
+    const { asTask: taskCalls, blocker } = this.taskCalls
+    if (needsTask && blocker !== null) {
       throw new FerryError(
         ErrorCode.UpstreamError,
-        `${tool} on "${this.name}" cannot be called: ${this.taskBlocker}`,
+        `${tool} on "${this.name}" cannot be called: ${blocker}`,
       )
     }
+    const asTask = needsTask && taskCalls
     // Ferry's own clock, which stands still while a person answers the server's question.
     const clock = new CallClock(timeout, timeout * MAX_TOTAL_TIMEOUT_FACTOR, options.signal)
     const call = this.elicitation.begin(tool, options.asker, clock.timer)
@@ -376,7 +378,7 @@ export class Connection {
       this.discovered = { tools, prompts: [], resources: [], resourceTemplates: [] }
       this.fillSideLists(client, generation, ['prompts', 'resources', 'resourceTemplates'], 'use')
       this.appsSupported = serverSupportsApps(client.getServerCapabilities())
-      this.taskBlocker = taskCallBlocker(client.getProtocolEra(), client.getServerCapabilities())
+      this.taskCalls = taskCallsOn(client.getProtocolEra(), client.getServerCapabilities())
       this.reportToolWarnings()
       this.era = client.getProtocolEra() ?? null
       this.protocolVersion = client.getNegotiatedProtocolVersion() ?? null

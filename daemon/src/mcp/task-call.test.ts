@@ -6,7 +6,7 @@ import {
 } from '@modelcontextprotocol/client'
 import { createMcpHandler, Server } from '@modelcontextprotocol/server'
 import { afterEach, describe, expect, it } from 'vitest'
-import { taskCallBlocker } from './task-call.js'
+import { taskCallsOn } from './task-call.js'
 
 const TASKS = 'io.modelcontextprotocol/tasks'
 
@@ -93,13 +93,14 @@ describe('tasks on a 2026-07-28 connection with SDK 2.4', () => {
   })
 })
 
-describe('taskCallBlocker', () => {
-  it('lets a legacy server that declares task-augmented calls take them, and no other', () => {
+describe('taskCallsOn', () => {
+  it('sends tasks only to a legacy server that takes them, and none on a 2026-07-28 connection', () => {
     const declared = { tasks: { requests: { tools: { call: {} } } } }
-    expect(taskCallBlocker('legacy', declared)).toBeNull()
-    expect(taskCallBlocker('legacy', { tasks: { list: {} } })).toMatch(
-      /does not declare task-augmented tools\/call/,
-    )
-    expect(taskCallBlocker('modern', declared)).toMatch(/2026-07-28/)
+    expect(taskCallsOn('legacy', declared)).toEqual({ asTask: true, blocker: null })
+    expect(taskCallsOn('legacy', { tasks: { list: {} } })).toEqual({ asTask: false, blocker: null })
+    expect(taskCallsOn('modern', declared)).toMatchObject({
+      asTask: false,
+      blocker: expect.stringContaining('2026-07-28'),
+    })
   })
 })

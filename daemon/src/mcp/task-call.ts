@@ -1,7 +1,7 @@
 // Tools that must run as 2025-11-25 tasks (`execution.taskSupport: "required"`): the call goes out
 // task-augmented, the task's status is polled and reported as progress, its result is fetched with
 // `tasks/result`, and a cancel or a timeout sends `tasks/cancel`. On 2026-07-28 connections the
-// SDK cannot take a task result, so no task is asked for there.
+// SDK cannot take a task result, so such tools cannot be called there.
 
 import { SdkError, SdkErrorCode, specTypeSchemas } from '@modelcontextprotocol/client'
 import type {
@@ -31,22 +31,34 @@ export function taskSupportOf(tool: Tool): TaskSupport | null {
   return support === 'optional' || support === 'required' ? support : null
 }
 
+/** How a connection takes calls of tools that need a task. */
+export interface TaskCalls {
+  /** Sent as tasks: a legacy server that declares task-augmented `tools/call`. */
+  asTask: boolean
+  /** Why such tools cannot be called at all on this connection, or null. */
+  blocker: string | null
+}
+
+export const NO_TASK_CALLS: TaskCalls = { asTask: false, blocker: null }
+
 /**
- * Why a tool that needs a task cannot be called on this connection, or null when it can. Only a
- * legacy server that declares task-augmented `tools/call` takes one.
+ * A legacy server that declares task-augmented `tools/call` gets tasks; one that does not gets plain
+ * calls, since a client must not send a task it did not offer (its answer is the server's to
+ * give). A 2026-07-28 connection cannot take a task result at all.
  */
-export function taskCallBlocker(
+export function taskCallsOn(
   era: ProtocolEra | undefined,
   capabilities: ServerCapabilities | undefined,
-): string | null {
+): TaskCalls {
   if (era === 'modern') {
-    return 'it runs only as a task, and on a 2026-07-28 connection a task comes through the Tasks extension (io.modelcontextprotocol/tasks), whose task results the MCP SDK Ferry uses cannot receive'
+    return {
+      asTask: false,
+      blocker:
+        'it runs only as a task, and on a 2026-07-28 connection a task comes through the Tasks extension (io.modelcontextprotocol/tasks), whose task results the MCP SDK Ferry uses cannot receive',
+    }
   }
   const tasks = (capabilities as { tasks?: { requests?: { tools?: { call?: unknown } } } })?.tasks
-  if (tasks?.requests?.tools?.call === undefined) {
-    return 'it runs only as a task (execution.taskSupport "required"), and its server does not declare task-augmented tools/call (capabilities.tasks.requests.tools.call)'
-  }
-  return null
+  return { asTask: tasks?.requests?.tools?.call !== undefined, blocker: null }
 }
 
 export interface TaskCallOptions {
