@@ -38,7 +38,9 @@ const TOOL_KEYS = [
   'description',
   'inputSchema',
   'name',
+  'notCallable',
   'server',
+  'taskSupport',
   'title',
   'tool',
   'uiResourceUri',
@@ -150,6 +152,8 @@ describe('ferry tools', () => {
       }),
       annotations: { readOnlyHint: true },
       uiResourceUri: null,
+      taskSupport: null,
+      notCallable: null,
     })
 
     const onlyB = await daemon.cli(['tools', '--server', 'b', '--json'])

@@ -170,12 +170,12 @@ export interface ExpectedRow {
 }
 
 /**
- * The rows of the table under "## Conformance" in docs/gateway.md:
+ * The rows of the table under `heading` ("## Conformance" in docs/gateway.md):
  * `| scenario | 2025-11-25 | 2026-07-28 | checks that fail or warn | why |`, with `—` where a
  * revision does not run it.
  */
-export function parseConformanceTable(markdown: string): ExpectedRow[] {
-  const section = markdown.split(/^## Conformance$/m)[1]?.split(/^## /m)[0] ?? ''
+export function parseConformanceTable(markdown: string, heading = '## Conformance'): ExpectedRow[] {
+  const section = markdown.split(new RegExp(`^${heading}$`, 'm'))[1]?.split(/^## /m)[0] ?? ''
   const rows: ExpectedRow[] = []
   for (const line of section.split('\n')) {
     const cells = line.split('|').map((cell) => cell.trim())
@@ -184,7 +184,7 @@ export function parseConformanceTable(markdown: string): ExpectedRow[] {
       if (cell === '—') return null
       if (cell === 'pass' || cell === 'fail' || cell === 'warning' || cell === 'skipped')
         return cell
-      throw new Error(`docs/gateway.md Conformance table: unknown outcome "${cell}" in: ${line}`)
+      throw new Error(`${heading} table: unknown outcome "${cell}" in: ${line}`)
     }
     rows.push({
       scenario: (cells[1] as string).slice(1, -1),
@@ -205,4 +205,45 @@ export function tableRow(
   const findings = [...new Set(found.flatMap((result) => result?.findings ?? []))]
   const outcomes = found.map((result) => result?.outcome ?? '—')
   return `| \`${scenario}\` | ${outcomes.join(' | ')} | ${findings.map((id) => `\`${id}\``).join(', ')} | |`
+}
+
+/** The suite's client scenarios about elicitation, with the revision whose wire each runs on. */
+export const CLIENT_ELICITATION_SCENARIOS = [
+  { scenario: 'elicitation-sep1034-client-defaults', revision: '2025-11-25' },
+] as const
+
+/** Runs one client scenario, starting `command` (the server URL appended) as the client. */
+export async function runClientScenario(
+  node: string,
+  command: string,
+  scenario: string,
+  revision: Revision,
+  outputDir: string,
+): Promise<{ result: ScenarioResult | undefined; log: string }> {
+  const { out } = await run(
+    node,
+    [
+      suiteCli,
+      'client',
+      '--command',
+      command,
+      '--scenario',
+      scenario,
+      '--spec-version',
+      revision,
+      '--output-dir',
+      outputDir,
+      '--timeout',
+      '60000',
+    ],
+    100_000,
+  )
+  for (const dir of await readdir(outputDir)) {
+    if (!dir.startsWith(`${scenario}-`)) continue
+    const checks = JSON.parse(
+      await readFile(join(outputDir, dir, 'checks.json'), 'utf8'),
+    ) as Check[]
+    return { result: outcomeOf(checks), log: out }
+  }
+  return { result: undefined, log: out }
 }

@@ -34,9 +34,12 @@ export function formatTools(tools: ToolInfo[]): string {
     const hints = [
       t.annotations.readOnlyHint ? 'read-only' : '',
       t.annotations.destructiveHint ? 'destructive' : '',
+      t.taskSupport === 'required' ? 'task' : '',
     ].filter(Boolean)
     const description = (t.title ?? t.description ?? '').split('\n')[0] ?? ''
-    rows.push([t.name, t.server, hints.join(',') || '-', description.slice(0, 80)])
+    const shown =
+      t.notCallable === null ? description.slice(0, 80) : `cannot be called: ${t.notCallable}`
+    rows.push([t.name, t.server, hints.join(',') || '-', shown])
   }
   return table(rows)
 }

@@ -190,6 +190,7 @@ export class Ferry {
           fingerprint: connection.fingerprint,
           tools: connection.discovered.tools,
           appsSupported: connection.appsSupported,
+          taskBlocker: connection.taskCalls.blocker,
         })),
     )
     return this.registryCache

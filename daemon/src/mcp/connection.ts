@@ -1,6 +1,6 @@
 // One live connection to one configured MCP server: negotiation within the discovery budget,
-// discovery, tool calls, prompt gets, resource reads, crash and outage detection, and reconnects
-// with backoff.
+// discovery, tool calls (as tasks where a tool needs one), prompt gets, resource reads, crash and
+// outage detection, and reconnects with backoff.
 // A remote server that lost the session (404) gets a new one at once, and the request is resent.
 
 import { Client, SdkError, SdkErrorCode, type Transport } from '@modelcontextprotocol/client'
@@ -35,6 +35,7 @@ import type { PriorStore } from './prior-store.js'
 import type { ServerObserver } from './server-observer.js'
 import { ServerProcess } from './server-process.js'
 import { StderrRing } from './stderr-ring.js'
+import { callAsTask, NO_TASK_CALLS, taskCallsOn, taskSupportOf } from './task-call.js'
 import { createTransport } from './transports.js'
 
 export const BACKOFF_START_MS = 500
@@ -83,6 +84,8 @@ export class Connection {
   discovered: Discovered = noDiscovery
   /** The server declared the MCP Apps extension on the current connection. */
   appsSupported = false
+  /** How tools that need a task are called on the current connection, or why they cannot be. */
+  taskCalls = NO_TASK_CALLS
   /** The transport in use: the configured one, or SSE after a bare `url` fell back to it. */
   transport: TransportKind
   readonly stderr: StderrRing
@@ -250,20 +253,36 @@ export class Connection {
     options: CallOptions = {},
   ): Promise<CallToolResult> {
     const timeout = options.timeoutMs ?? this.config.timeout
+    const definition = this.discovered.tools.find((listed) => listed.name === tool)
+    const needsTask = definition !== undefined && taskSupportOf(definition) === 'required'
+    const { asTask: taskCalls, blocker } = this.taskCalls
+    if (needsTask && blocker !== null) {
+      throw new FerryError(
+        ErrorCode.UpstreamError,
+        `${tool} on "${this.name}" cannot be called: ${blocker}`,
+      )
+    }
+    const asTask = needsTask && taskCalls
     // Ferry's own clock, which stands still while a person answers the server's question.
     const clock = new CallClock(timeout, timeout * MAX_TOTAL_TIMEOUT_FACTOR, options.signal)
     const call = this.elicitation.begin(tool, options.asker, clock.timer)
     try {
+      const callOptions = {
+        signal: clock.signal,
+        timeout: CallClock.SDK_TIMEOUT_MS,
+        onprogress: (progress: Progress) => {
+          clock.timer.progress()
+          options.onProgress?.(progress)
+        },
+        allowInputRequired: true,
+      }
       return await this.recovery.run((client) =>
-        this.elicitation.callTool(client, call, tool, args, {
-          signal: clock.signal,
-          timeout: CallClock.SDK_TIMEOUT_MS,
-          onprogress: (progress: Progress) => {
-            clock.timer.progress()
-            options.onProgress?.(progress)
-          },
-          allowInputRequired: true,
-        }),
+        asTask
+          ? callAsTask(client, tool, args, {
+              ...callOptions,
+              onAlive: () => clock.timer.progress(),
+            })
+          : this.elicitation.callTool(client, call, tool, args, callOptions),
       )
     } catch (error) {
       const expired = clock.expired(this.name, tool)
@@ -410,6 +429,7 @@ export class Connection {
       this.discovered = { tools, prompts: [], resources: [], resourceTemplates: [] }
       this.fillSideLists(client, generation, ['prompts', 'resources', 'resourceTemplates'], 'use')
       this.appsSupported = serverSupportsApps(client.getServerCapabilities())
+      this.taskCalls = taskCallsOn(client.getProtocolEra(), client.getServerCapabilities())
       this.reportToolWarnings()
       this.era = client.getProtocolEra() ?? null
       this.protocolVersion = client.getNegotiatedProtocolVersion() ?? null

@@ -49,6 +49,10 @@ export interface ToolInfo {
   inputSchema: Record<string, unknown>
   annotations: ToolAnnotations
   uiResourceUri: string | null
+  /** The tool runs as an MCP task (2025-11-25 `execution.taskSupport`); null when it never does. */
+  taskSupport: 'optional' | 'required' | null
+  /** Why Ferry cannot call the tool on its server's current connection; null when it can. */
+  notCallable: string | null
 }
 
 /** Body of `POST /api/call`. */

@@ -1,6 +1,7 @@
 // One server question as Ferry records and checks it: the `input.requested` event it becomes, and
-// an answer checked against what was asked (a form's schema, a sampling reply's shape) and turned
-// into what the server receives and what the transcript keeps (masked fields redacted).
+// an answer checked against what was asked (a form's schema, with defaults for fields left out; a
+// sampling reply's shape) and turned into what the server receives and what the transcript keeps
+// (masked fields redacted).
 
 import type {
   CreateMessageRequestParams,
@@ -29,6 +30,14 @@ type Properties = Record<string, Record<string, unknown>>
 function propertiesOf(schema: ElicitQuestion['requestedSchema']): Properties {
   const properties = (schema as { properties?: unknown }).properties
   return typeof properties === 'object' && properties !== null ? (properties as Properties) : {}
+}
+
+function defaultsOf(fields: Properties): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(fields).flatMap(([key, property]) =>
+      property.default === undefined ? [] : [[key, property.default]],
+    ),
+  )
 }
 
 /** Fields a server asked to have masked (`format: password`): never stored in the transcript. */
@@ -162,8 +171,9 @@ export function checkAccept(
       }
     }
     case 'form': {
-      const values = content ?? {}
       const fields = propertiesOf(question.requestedSchema)
+      // A field left out takes the default the server gave it (SEP-1034), checked like the rest.
+      const values = { ...defaultsOf(fields), ...content }
       const unknown = Object.keys(values).find((key) => !(key in fields))
       if (unknown !== undefined) {
         refuse(`content/${unknown}: the form has no field "${unknown}"`)

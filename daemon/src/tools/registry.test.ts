@@ -15,6 +15,7 @@ describe('buildRegistry', () => {
         config: config('s'),
         fingerprint: 'f',
         appsSupported: false,
+        taskBlocker: null,
         tools: [
           tool('t', {
             title: 'T',
@@ -41,10 +42,30 @@ describe('buildRegistry', () => {
         config: config('s', { includeTools: ['a', 'b'], excludeTools: ['b'] }),
         fingerprint: 'f',
         appsSupported: false,
+        taskBlocker: null,
         tools: [tool('a'), tool('b'), tool('c')],
       },
     ])
     expect(entries.map((entry) => entry.tool)).toEqual(['a'])
+  })
+
+  it('says a tool that needs a task cannot be called where its connection takes no task', () => {
+    const tools = [
+      tool('needs', { execution: { taskSupport: 'required' } } as Partial<Tool>),
+      tool('may', { execution: { taskSupport: 'optional' } } as Partial<Tool>),
+      tool('plain'),
+    ]
+    const source = { config: config('s'), fingerprint: 'f', appsSupported: false, tools }
+    const blocked = buildRegistry([{ ...source, taskBlocker: 'no tasks here' }])
+    expect(
+      blocked.map(({ tool, taskSupport, notCallable }) => [tool, taskSupport, notCallable]),
+    ).toEqual([
+      ['needs', 'required', 'no tasks here'],
+      ['may', 'optional', null],
+      ['plain', null, null],
+    ])
+    const open = buildRegistry([{ ...source, taskBlocker: null }])
+    expect(open.map((entry) => entry.notCallable)).toEqual([null, null, null])
   })
 })
 
@@ -56,10 +77,22 @@ describe('App resources and visibility', () => {
 
   it('keeps ui:// resources only when the server declares the Apps extension', () => {
     const [withApps] = buildRegistry([
-      { config: config('s'), fingerprint: 'f', appsSupported: true, tools: appTools },
+      {
+        config: config('s'),
+        fingerprint: 'f',
+        appsSupported: true,
+        taskBlocker: null,
+        tools: appTools,
+      },
     ])
     const [without] = buildRegistry([
-      { config: config('s'), fingerprint: 'f', appsSupported: false, tools: appTools },
+      {
+        config: config('s'),
+        fingerprint: 'f',
+        appsSupported: false,
+        taskBlocker: null,
+        tools: appTools,
+      },
     ])
     expect(withApps?.uiResourceUri).toBe('ui://s/chart')
     expect(without?.uiResourceUri).toBeNull()
@@ -67,7 +100,13 @@ describe('App resources and visibility', () => {
 
   it('marks app-only tools as not model-visible and leaves visibility out of ToolInfo', () => {
     const entries = buildRegistry([
-      { config: config('s'), fingerprint: 'f', appsSupported: true, tools: appTools },
+      {
+        config: config('s'),
+        fingerprint: 'f',
+        appsSupported: true,
+        taskBlocker: null,
+        tools: appTools,
+      },
     ])
     expect(entries.map((entry) => [entry.tool, entry.visibility, isModelVisible(entry)])).toEqual([
       ['chart', ['model', 'app'], true],
@@ -78,7 +117,13 @@ describe('App resources and visibility', () => {
 
   it('carries the server and tool fingerprints, and leaves them out of ToolInfo', () => {
     const [entry] = buildRegistry([
-      { config: config('s'), fingerprint: 'f', appsSupported: false, tools: [tool('t')] },
+      {
+        config: config('s'),
+        fingerprint: 'f',
+        appsSupported: false,
+        taskBlocker: null,
+        tools: [tool('t')],
+      },
     ])
     expect(entry?.serverFingerprint).toBe('f')
     expect(entry?.toolFingerprint).toBe(toolFingerprint(tool('t')))

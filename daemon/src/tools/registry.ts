@@ -1,6 +1,6 @@
 // The tool registry: every ready server's tools under qualified names, filtered by each server's
-// includeTools/excludeTools (exclude wins), with annotations, App resource URIs, visibility and the
-// fingerprints a confirmation grant binds to.
+// includeTools/excludeTools (exclude wins), with annotations, App resource URIs, visibility, task
+// support (and why a tool cannot be called) and the fingerprints a confirmation grant binds to.
 
 import { createHash } from 'node:crypto'
 import type { Tool } from '@modelcontextprotocol/client'
@@ -8,6 +8,7 @@ import { readToolUi, type ToolVisibility } from '../apps/tool-ui.js'
 import { canonicalJson } from '../config/fingerprint.js'
 import type { ServerConfig } from '../config/types.js'
 import type { ToolAnnotations, ToolInfo } from '../protocol/index.js'
+import { taskSupportOf } from '../mcp/task-call.js'
 import { qualifyNames } from './qualified-names.js'
 
 export interface ToolSource {
@@ -17,6 +18,8 @@ export interface ToolSource {
   tools: readonly Tool[]
   /** The server declared the MCP Apps extension, so its tools' App resources count. */
   appsSupported: boolean
+  /** Why tools that need a task cannot be called on this connection; null when they can. */
+  taskBlocker: string | null
 }
 
 export interface RegistryEntry extends ToolInfo {
@@ -73,11 +76,13 @@ export function buildRegistry(sources: readonly ToolSource[]): RegistryEntry[] {
         fingerprint: source.fingerprint,
         tool,
         apps: source.appsSupported,
+        taskBlocker: source.taskBlocker,
       }))
   })
   const names = qualifyNames(picked.map(({ server, tool }) => ({ server, tool: tool.name })))
-  return picked.map(({ server, fingerprint, tool, apps }, i) => {
+  return picked.map(({ server, fingerprint, tool, apps, taskBlocker }, i) => {
     const ui = readToolUi(tool, apps)
+    const taskSupport = taskSupportOf(tool)
     return {
       name: names[i] as string,
       server,
@@ -87,6 +92,8 @@ export function buildRegistry(sources: readonly ToolSource[]): RegistryEntry[] {
       inputSchema: tool.inputSchema as Record<string, unknown>,
       annotations: annotationsOf(tool),
       uiResourceUri: ui.resourceUri,
+      taskSupport,
+      notCallable: taskSupport === 'required' ? taskBlocker : null,
       definition: tool,
       visibility: ui.visibility,
       serverFingerprint: fingerprint,

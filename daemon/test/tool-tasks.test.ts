@@ -1,0 +1,213 @@
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { wireTapPath } from '../../e2e/fixtures/paths.js'
+import type { CallStreamLine, ToolInfo, TranscriptEvent } from '../src/protocol/index.js'
+import { answerInput, answerer, endOf, nextInput, startCall } from './inputs-rig.js'
+import {
+  cleanup,
+  rawLegacyServerPath,
+  readJsonLines,
+  startDaemon,
+  tempDir,
+  waitFor,
+  type TestDaemon,
+} from './harness.js'
+
+const everything = fileURLToPath(
+  new URL('../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
+)
+const RESEARCH = 'mcp_everything_simulate-research-query'
+
+interface Relayed {
+  to: 'server' | 'client'
+  message: {
+    id?: number
+    method?: string
+    params?: { name?: string; taskId?: string; task?: unknown; arguments?: { topic?: string } }
+    result?: { task?: { taskId?: string }; taskId?: string; status?: string }
+  }
+}
+
+/** Starts a streamed call; `lines` fills as they arrive, `done` settles when the stream ends. */
+function streamCall(daemon: TestDaemon, body: Record<string, unknown>) {
+  const lines: CallStreamLine[] = []
+  const done = (async () => {
+    const response = await daemon.api('/call', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/x-ndjson' },
+      body: JSON.stringify(body),
+    })
+    const decoder = new TextDecoder()
+    let buffered = ''
+    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+      buffered += decoder.decode(chunk, { stream: true })
+      const parts = buffered.split('\n')
+      buffered = parts.pop() ?? ''
+      for (const part of parts) if (part.trim() !== '') lines.push(JSON.parse(part))
+    }
+  })()
+  return { lines, done }
+}
+
+const progressMessages = (lines: CallStreamLine[]) =>
+  lines.flatMap((line) => ('progress' in line ? [line.progress.message] : []))
+
+describe('a tool that needs a task, on server-everything (2025-11-25)', () => {
+  let daemon: TestDaemon
+  let record: string
+
+  beforeAll(async () => {
+    record = `${await tempDir()}/wire.jsonl`
+    daemon = await startDaemon({
+      mcpServers: {
+        everything: {
+          command: process.execPath,
+          args: [wireTapPath, record, process.execPath, everything, 'stdio'],
+          trust: true,
+        },
+      },
+    })
+    await daemon.waitForStatus('everything', 'ready', 30_000)
+  }, 40_000)
+  afterAll(cleanup)
+
+  it('is listed as a task tool that can be called', async () => {
+    const tools = (await (await daemon.api('/tools?server=everything')).json()) as ToolInfo[]
+    const research = tools.find((tool) => tool.name === RESEARCH)
+    expect(research).toMatchObject({ taskSupport: 'required', notCallable: null })
+    expect(tools.find((tool) => tool.tool === 'echo')).toMatchObject({
+      taskSupport: null,
+      notCallable: null,
+    })
+    const human = await daemon.cli(['tools', '--server', 'everything'])
+    expect(human.stdout).toMatch(/^mcp_everything_simulate-research-query\s+everything\s+task\s/m)
+  })
+
+  it('runs as a task: its status shows as progress and its result lands in the transcript', async () => {
+    const call = streamCall(daemon, { tool: RESEARCH, arguments: { topic: 'tides' }, id: 'tides' })
+    await call.done
+    const messages = progressMessages(call.lines)
+    const stages = [
+      'Gathering sources...',
+      'Analyzing content...',
+      'Synthesizing findings...',
+      'Generating report...',
+    ]
+    expect(messages).toEqual([...stages, 'completed'])
+    const result = call.lines.at(-1)
+    expect(result).toMatchObject({ result: { content: [{ type: 'text' }] } })
+    const text = (result as { result: { content: { text: string }[] } }).result.content[0]?.text
+    expect(text).toContain('# Research Report: tides')
+
+    const events = await daemon.events()
+    const ofCall = events.filter((e) => 'callId' in e && e.callId === 'tides')
+    expect(ofCall.map((e) => e.type)).toContain('call.result')
+    const stored = ofCall.filter(
+      (e): e is Extract<TranscriptEvent, { type: 'call.progress' }> => e.type === 'call.progress',
+    )
+    expect(stored.map((e) => e.message)).toEqual(expect.arrayContaining(stages))
+
+    const wire = await readJsonLines<Relayed>(record)
+    const sent = wire.filter((r) => r.to === 'server').map((r) => r.message)
+    const created = sent.find(
+      (m) => m.method === 'tools/call' && m.params?.name === 'simulate-research-query',
+    )
+    expect(created?.params?.task).toEqual({})
+    const answer = wire.find((r) => r.to === 'client' && r.message.id === created?.id)
+    const taskId = answer?.message.result?.task?.taskId
+    expect(typeof taskId).toBe('string')
+    expect(sent.some((m) => m.method === 'tasks/get' && m.params?.taskId === taskId)).toBe(true)
+    expect(sent.some((m) => m.method === 'tasks/result' && m.params?.taskId === taskId)).toBe(true)
+  }, 30_000)
+
+  it("puts the task's question to a person and continues with the answer", async () => {
+    const tab = await answerer(daemon)
+    const { callId } = await startCall(tab, RESEARCH, { topic: 'python', ambiguous: true })
+    const input = await nextInput(tab, callId)
+    expect(input.message).toContain('could have multiple interpretations')
+    const reply = await answerInput(tab, input.inputId, {
+      action: 'accept',
+      content: { interpretation: 'snake' },
+    })
+    expect(reply).toMatchObject({ ok: true })
+    const { text } = await endOf(tab, callId)
+    expect(text).toContain('# Research Report: python (snake)')
+    const statuses = tab.events.flatMap((e) =>
+      e.type === 'call.progress' && e.callId === callId ? [e.message] : [],
+    )
+    expect(statuses).toContain(
+      'input required: Found multiple interpretations for "python". Requesting clarification...',
+    )
+    tab.ws.close()
+  }, 30_000)
+
+  it('cancels the task on the server when the call is cancelled', async () => {
+    const call = streamCall(daemon, { tool: RESEARCH, arguments: { topic: 'reefs' }, id: 'reefs' })
+    await waitFor(() => progressMessages(call.lines).length > 0, 15_000, 'the first status')
+    const cancel = await daemon.api('/calls/reefs/cancel', { method: 'POST' })
+    expect(cancel.status).toBe(200)
+    await call.done
+    const events = await daemon.events()
+    const end = events.filter((e) => 'callId' in e && e.callId === 'reefs').at(-1)
+    expect(end?.type).toBe('call.cancelled')
+
+    // The call ends once the server has answered the cancel, so it is on the wire by now.
+    const wire = await readJsonLines<Relayed>(record)
+    const created = wire.find(
+      (r) =>
+        r.to === 'server' &&
+        r.message.method === 'tools/call' &&
+        r.message.params?.arguments?.topic === 'reefs',
+    )
+    const taskId = wire.find((r) => r.to === 'client' && r.message.id === created?.message.id)
+      ?.message.result?.task?.taskId
+    const cancelSent = wire.find(
+      (r) =>
+        r.to === 'server' &&
+        r.message.method === 'tasks/cancel' &&
+        r.message.params?.taskId === taskId,
+    )
+    expect(cancelSent).toBeDefined()
+    const cancelAnswer = wire.find(
+      (r) => r.to === 'client' && r.message.id === cancelSent?.message.id,
+    )
+    expect(cancelAnswer?.message.result).toMatchObject({ taskId, status: 'cancelled' })
+  }, 30_000)
+})
+
+describe('a tool that needs a task, on a server that declares no task support', () => {
+  let daemon: TestDaemon
+  let record: string
+
+  beforeAll(async () => {
+    record = `${await tempDir()}/record.jsonl`
+    daemon = await startDaemon({
+      mcpServers: {
+        raw: {
+          command: process.execPath,
+          args: [rawLegacyServerPath, '--task-tool', '--record', record],
+          trust: true,
+        },
+      },
+    })
+    await daemon.waitForStatus('raw', 'ready')
+  })
+  afterAll(cleanup)
+
+  it('is called plainly, as a client may not send a task the server did not offer', async () => {
+    const listed = await daemon.cli(['tools', '--server', 'raw', '--json'])
+    const tools = JSON.parse(listed.stdout) as ToolInfo[]
+    expect(tools.find((tool) => tool.tool === 'task_only')).toMatchObject({
+      taskSupport: 'required',
+      notCallable: null,
+    })
+    const called = await daemon.cli(['call', 'mcp_raw_task_only', '{}'])
+    expect(called.code, called.stderr).toBe(0)
+    expect(called.stdout).toContain('task_only')
+    const calls = (await readJsonLines<Record<string, unknown>>(record)).filter(
+      (entry) => entry.method === 'tools/call',
+    )
+    expect(calls).toEqual([expect.objectContaining({ name: 'task_only' })])
+    expect(calls[0]).not.toHaveProperty('task')
+  })
+})
