@@ -6,14 +6,15 @@
 
 import type { EventsPage } from '../../daemon/src/protocol/index.js'
 import { ApiError, api } from './api.js'
-import {
-  STREAM_AUTH_PREFIX,
-  STREAM_PROTOCOL,
-  type ConfirmationOutcome,
-  type StreamCommand,
-  type StreamMessage,
-  type TranscriptEvent,
+import type {
+  ConfirmationOutcome,
+  StreamCommand,
+  StreamMessage,
+  TranscriptEvent,
 } from '../../daemon/src/protocol/index.js'
+// Values come from the stream module itself: the protocol index also carries zod schemas, which
+// must stay out of the page's bundle.
+import { STREAM_AUTH_PREFIX, STREAM_PROTOCOL } from '../../daemon/src/protocol/stream.js'
 
 export type Connection =
   | { state: 'connecting' }
