@@ -3,6 +3,7 @@
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import type {
+  InputAnswer,
   SessionInfo,
   ServerInfo,
   StatusResponse,
@@ -11,6 +12,7 @@ import type {
 import { ApiError, api } from './api.js'
 import { liveApps } from './apps/live-apps.js'
 import type { CallActions } from './CallCard.js'
+import { InputHost } from './inputs/InputHost.js'
 import { ServerList, ServerSummary } from './ServerList.js'
 import { SessionBar, type SessionActions } from './SessionBar.js'
 import { randomHex, ShellStream, type Connection } from './stream.js'
@@ -241,6 +243,11 @@ function Shell({ token }: { token: string }) {
     }),
     [],
   )
+  const answerInput = useCallback(
+    async (inputId: string, answer: InputAnswer) =>
+      void (await requireStream(stream.current).answerInput(inputId, answer)),
+    [],
+  )
   const callTool = useCallback(async (tool: string, args: Record<string, unknown>) => {
     const id = `w${randomHex(8)}`
     try {
@@ -283,6 +290,7 @@ function Shell({ token }: { token: string }) {
         <h2 class="visually-hidden">Transcript</h2>
         <LiveTranscript key={model.session ?? ''} model={model} actions={callActions} />
       </main>
+      <InputHost model={model} answer={answerInput} />
     </div>
   )
 }

@@ -5,6 +5,7 @@
 import { useState } from 'preact/hooks'
 import type { ClientRef, ConfirmationOutcome } from '../../daemon/src/protocol/index.js'
 import { AppFrame } from './apps/AppFrame.js'
+import { InputLine } from './inputs/InputLine.js'
 import { ResultView } from './result/ResultView.js'
 import { isEnded, type CallRow } from './transcript.js'
 
@@ -181,6 +182,9 @@ export function CallCard({ row, actions }: { row: CallRow; actions: CallActions 
         <pre data-testid="call-arguments">{JSON.stringify(row.arguments, null, 2)}</pre>
       </details>
       <Confirmation row={row} actions={actions} />
+      {row.inputs.map((input) => (
+        <InputLine key={input.inputId} input={input} />
+      ))}
       {running && <Progress row={row} />}
       {running && (
         <button type="button" class="cancel" onClick={() => void cancel()}>

@@ -13,6 +13,7 @@ import { memo } from 'preact/compat'
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks'
 import { liveApps, MAX_LIVE_APPS } from './apps/live-apps.js'
 import { CallCard, type CallActions } from './CallCard.js'
+import { InputLine } from './inputs/InputLine.js'
 import type { CallRow, NoticeRow, Row, StatusRow } from './transcript.js'
 
 const ESTIMATED_ROW_PX = 120
@@ -38,6 +39,7 @@ function StatusLine({ row }: { row: StatusRow }) {
 const RowView = memo(function RowView({ row, actions }: { row: Row; actions: CallActions }) {
   if (row.kind === 'call') return <CallCard row={row} actions={actions} />
   if (row.kind === 'notice') return <NoticeLine row={row} />
+  if (row.kind === 'input') return <InputLine input={row.input} />
   return <StatusLine row={row} />
 })
 

@@ -8,6 +8,7 @@ import type { EventsPage } from '../../daemon/src/protocol/index.js'
 import { ApiError, api } from './api.js'
 import type {
   ConfirmationOutcome,
+  InputAnswer,
   StreamCommand,
   StreamMessage,
   TranscriptEvent,
@@ -113,6 +114,11 @@ export class ShellStream {
 
   answer(callId: string, outcome: ConfirmationOutcome): Promise<string | undefined> {
     return this.command({ type: 'answer', ref: '', callId, outcome })
+  }
+
+  /** Answers an open input; a refusal names the field that does not fit, or who answered first. */
+  answerInput(inputId: string, answer: InputAnswer): Promise<string | undefined> {
+    return this.command({ type: 'answer_input', ref: '', inputId, ...answer })
   }
 
   /** Sends a command and resolves with its reply; rejects when the daemon refuses it. */

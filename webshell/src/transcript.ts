@@ -11,6 +11,7 @@ import type {
   ServerStatus,
   TranscriptEvent,
 } from '../../daemon/src/protocol/index.js'
+import { entryOf, OpenInputs, resolve, type InputEntry } from './inputs/input-entries.js'
 
 export type CallState =
   'running' | 'confirming' | 'done' | 'error' | 'failed' | 'cancelled' | 'interrupted'
@@ -37,6 +38,17 @@ export interface CallRow {
   failure: { code: string; message: string } | null
   /** The seq of the event that ended the call. */
   endSeq: number | null
+  /** What the server asked of a person during the call, in order. */
+  inputs: InputEntry[]
+}
+
+/** An input asked outside any call the transcript holds. */
+export interface InputRow {
+  kind: 'input'
+  key: string
+  seq: number
+  time: string
+  input: InputEntry
 }
 
 export interface NoticeRow {
@@ -58,11 +70,15 @@ export interface StatusRow {
   error: string | null
 }
 
-export type Row = CallRow | NoticeRow | StatusRow
+export type Row = CallRow | NoticeRow | StatusRow | InputRow
 
 export class TranscriptModel {
   readonly rows: Row[] = []
   private readonly callIndex = new Map<string, number>()
+  /** Where each input is shown: its call's row, or a row of its own. */
+  private readonly inputIndex = new Map<string, number>()
+  /** The inputs still waiting for an answer; the dialog shows them. */
+  readonly openInputs = new OpenInputs()
   /** Bumped on every change, so a view knows when to render again. */
   version = 0
   lastSeq = 0
@@ -73,9 +89,11 @@ export class TranscriptModel {
   constructor(public session?: string) {}
 
   apply(events: readonly TranscriptEvent[]): void {
+    const inputsBefore = this.openInputs.version
     for (const event of events) this.applyOne(event)
     this.version += 1
     for (const listener of this.listeners) listener()
+    if (this.openInputs.version !== inputsBefore) this.openInputs.notify()
   }
 
   /** Calls `listener` after every change; returns the function that stops it. */
@@ -86,6 +104,13 @@ export class TranscriptModel {
 
   hasCall(callId: string): boolean {
     return this.callIndex.has(callId)
+  }
+
+  /** The call row of `callId`, if the transcript holds it. */
+  callRow(callId: string | null): CallRow | undefined {
+    const index = callId === null ? undefined : this.callIndex.get(callId)
+    const row = index === undefined ? undefined : this.rows[index]
+    return row?.kind === 'call' ? row : undefined
   }
 
   private applyOne(event: TranscriptEvent): void {
@@ -112,8 +137,29 @@ export class TranscriptModel {
           display: null,
           failure: null,
           endSeq: null,
+          inputs: [],
         })
         return
+      case 'input.requested': {
+        const entry = entryOf(event)
+        this.openInputs.apply(entry)
+        const index = event.callId === null ? undefined : this.callIndex.get(event.callId)
+        if (index !== undefined) {
+          this.inputIndex.set(entry.inputId, index)
+          return this.update(event.callId ?? '', (row) => ({ inputs: [...row.inputs, entry] }))
+        }
+        this.inputIndex.set(entry.inputId, this.rows.length)
+        this.rows.push({
+          kind: 'input',
+          key: `i${entry.inputId}`,
+          seq: event.seq,
+          time: event.time,
+          input: entry,
+        })
+        return
+      }
+      case 'input.resolved':
+        return this.resolveInput(event)
       case 'confirmation.requested':
         return this.update(event.callId, () => ({
           state: 'confirming',
@@ -170,6 +216,23 @@ export class TranscriptModel {
           message: event.message,
         })
         return
+    }
+  }
+
+  private resolveInput(event: Extract<TranscriptEvent, { type: 'input.resolved' }>): void {
+    const index = this.inputIndex.get(event.inputId)
+    const row = index === undefined ? undefined : this.rows[index]
+    if (index === undefined || row === undefined) return
+    if (row.kind === 'input') {
+      const input = resolve(row.input, event)
+      this.openInputs.apply(input)
+      this.rows[index] = { ...row, input }
+    } else if (row.kind === 'call') {
+      const inputs = row.inputs.map((entry) =>
+        entry.inputId === event.inputId ? resolve(entry, event) : entry,
+      )
+      for (const entry of inputs) if (entry.inputId === event.inputId) this.openInputs.apply(entry)
+      this.rows[index] = { ...row, inputs }
     }
   }
 

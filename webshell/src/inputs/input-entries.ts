@@ -87,10 +87,13 @@ export function resolutionText(resolution: InputResolution): string {
 export class OpenInputs {
   private readonly open = new Map<string, InputEntry>()
   private readonly listeners = new Set<() => void>()
+  /** Bumped on every change, so a batch of events notifies once. */
+  version = 0
 
   apply(entry: InputEntry): void {
     if (entry.resolution === null) this.open.set(entry.inputId, entry)
     else this.open.delete(entry.inputId)
+    this.version += 1
   }
 
   /** Every open input, in the order asked. */
