@@ -1,29 +1,16 @@
-// One call in the transcript: what was called, by whom and from where, its arguments, the
-// confirmation with its four answers (or who gave the answer), progress with a cancel button
-// while it runs, and how it ended.
+// One call in the transcript: what was called, by whom and from where, its arguments, its
+// confirmation (answered in the question bar; here, who answered and how), progress with a cancel
+// button while it runs, and how it ended. A running call says so only while Ferry answers.
 
 import { useState } from 'preact/hooks'
-import type { ClientRef, ConfirmationOutcome } from '../../daemon/src/protocol/index.js'
+import type { ClientRef } from '../../daemon/src/protocol/index.js'
 import { AppFrame } from './apps/AppFrame.js'
 import { InputLine } from './inputs/InputLine.js'
+import { OUTCOMES } from './questions/ConfirmationQuestion.js'
 import { ResultView } from './result/ResultView.js'
+import { useShell } from './store/shell-context.js'
+import { NOT_ANSWERING } from './store/shell-store.js'
 import { isEnded, type CallRow } from './transcript.js'
-
-export interface CallActions {
-  answer(callId: string, outcome: ConfirmationOutcome): Promise<unknown>
-  cancel(callId: string): Promise<unknown>
-}
-
-const OUTCOMES: { outcome: ConfirmationOutcome; label: string; said: string }[] = [
-  { outcome: 'allow_once', label: 'Allow once', said: 'allowed once' },
-  { outcome: 'allow_tool', label: 'Always allow this tool', said: 'always allowed this tool' },
-  {
-    outcome: 'allow_server',
-    label: 'Always allow this server',
-    said: 'always allowed this server',
-  },
-  { outcome: 'deny', label: 'Deny', said: 'denied' },
-]
 
 const STATE_LABELS: Record<CallRow['state'], string> = {
   running: 'running',
@@ -39,9 +26,9 @@ function who(client: ClientRef | null): string {
   return client === null ? 'Ferry' : client.label
 }
 
-function Confirmation({ row, actions }: { row: CallRow; actions: CallActions }) {
-  const [error, setError] = useState<string | null>(null)
-  const [sending, setSending] = useState(false)
+/** Who answered and how; while it waits, a way to the question bar, where it is answered. */
+function Confirmation({ row }: { row: CallRow }) {
+  const { store } = useShell()
   const confirmation = row.confirmation
   if (confirmation === null) return null
   if (confirmation.state === 'resolved') {
@@ -52,41 +39,14 @@ function Confirmation({ row, actions }: { row: CallRow; actions: CallActions }) 
       </p>
     )
   }
-  const answer = async (outcome: ConfirmationOutcome) => {
-    setSending(true)
-    setError(null)
-    try {
-      await actions.answer(row.callId, outcome)
-    } catch (failure) {
-      setError((failure as Error).message)
-    } finally {
-      setSending(false)
-    }
-  }
+  if (isEnded(row.state)) return null
   return (
-    <div class="confirmation" role="group" aria-label="Confirmation" data-testid="confirmation">
-      <p>
-        Allow <strong>{row.serverTool}</strong> on <strong>{row.server}</strong> to run?
-      </p>
-      <div class="choices">
-        {OUTCOMES.map((choice) => (
-          <button
-            type="button"
-            key={choice.outcome}
-            class={choice.outcome === 'deny' ? 'deny' : undefined}
-            disabled={sending}
-            onClick={() => void answer(choice.outcome)}
-          >
-            {choice.label}
-          </button>
-        ))}
-      </div>
-      {error !== null && (
-        <p class="error-text" role="alert">
-          {error}
-        </p>
-      )}
-    </div>
+    <p class="confirmation-waiting" data-testid="confirmation-waiting">
+      Waiting for an answer in the question bar.{' '}
+      <button type="button" onClick={() => store.questions.show(`confirmation:${row.callId}`)}>
+        Answer
+      </button>
+    </p>
   )
 }
 
@@ -148,15 +108,21 @@ function Outcome({ row }: { row: CallRow }) {
   )
 }
 
-export function CallCard({ row, actions }: { row: CallRow; actions: CallActions }) {
+export function CallCard({ row }: { row: CallRow }) {
+  const { store, controller } = useShell()
   const [cancelError, setCancelError] = useState<string | null>(null)
   const running = !isEnded(row.state)
-  const state =
-    row.confirmation?.state === 'resolved' && row.confirmation.outcome === 'deny'
+  // Read only while the call runs, so an ended card never renders again for it.
+  const stale = running && store.daemonDown.value
+  const state = stale
+    ? `unknown (${NOT_ANSWERING})`
+    : row.confirmation?.state === 'resolved' && row.confirmation.outcome === 'deny'
       ? 'denied'
       : STATE_LABELS[row.state]
   const cancel = () =>
-    actions.cancel(row.callId).catch((error: unknown) => setCancelError((error as Error).message))
+    controller
+      .cancel(row.callId)
+      .catch((error: unknown) => setCancelError((error as Error).message))
   return (
     <article
       class={`card card-${row.state}`}
@@ -164,11 +130,12 @@ export function CallCard({ row, actions }: { row: CallRow; actions: CallActions 
       data-call-id={row.callId}
       data-state={row.state}
       data-result-seq={row.endSeq ?? undefined}
+      data-stale={stale ? 'true' : undefined}
       aria-label={`${row.tool}, ${state}`}
     >
       <header>
         <strong class="tool-name">{row.tool}</strong>{' '}
-        <span class={`pill pill-call-${row.state}`} data-testid="call-state">
+        <span class={`pill pill-call-${stale ? 'unknown' : row.state}`} data-testid="call-state">
           {state}
         </span>
         <span class="who" data-testid="call-client">
@@ -181,13 +148,13 @@ export function CallCard({ row, actions }: { row: CallRow; actions: CallActions 
         <summary>Arguments</summary>
         <pre data-testid="call-arguments">{JSON.stringify(row.arguments, null, 2)}</pre>
       </details>
-      <Confirmation row={row} actions={actions} />
+      <Confirmation row={row} />
       {row.inputs.map((input) => (
         <InputLine key={input.inputId} input={input} />
       ))}
       {running && <Progress row={row} />}
       {running && (
-        <button type="button" class="cancel" onClick={() => void cancel()}>
+        <button type="button" class="cancel" disabled={stale} onClick={() => void cancel()}>
           Cancel
         </button>
       )}

@@ -1,6 +1,7 @@
-// The servers panel: a status pill per server, its era and protocol, tool count, the last error in
-// plain words, the tail of its stderr on request, a reconnect button, and an approve button for a
-// workspace server that waits for the person's approval.
+// The servers column of the navigation: every server, or one, picked for the panes; per server a
+// status pill, its era and protocol, tool count, the last error in plain words, the tail of its
+// stderr on request, a reconnect button, and an approve button for a workspace server that waits
+// for the person's approval. While Ferry is not answering, no status is claimed.
 
 import { useState } from 'preact/hooks'
 import type {
@@ -8,82 +9,114 @@ import type {
   ServerInfo,
   WorkspaceApproveResponse,
 } from '../../daemon/src/protocol/index.js'
-import { api } from './api.js'
+import { useShell } from './store/shell-context.js'
+import { NOT_ANSWERING } from './store/shell-store.js'
 
 const STDERR_TAIL = 20
 
 function ServerRow({
   server,
-  token,
-  onChange,
+  stale,
+  picked,
 }: {
   server: ServerInfo
-  token: string
-  onChange: () => void
+  stale: boolean
+  picked: boolean
 }) {
+  const { store, controller } = useShell()
   const [stderr, setStderr] = useState<string[] | null>(null)
   const [busy, setBusy] = useState(false)
-  const name = encodeURIComponent(server.name)
-  const reconnect = async () => {
-    setBusy(true)
-    try {
-      await api<ServerInfo[]>(token, `/servers/${name}/reconnect`, 'POST')
-      onChange()
-      setStderr(null)
-    } finally {
-      setBusy(false)
-    }
-  }
   const [failure, setFailure] = useState<string | null>(null)
-  const approve = async () => {
+  const name = encodeURIComponent(server.name)
+  const run = async (action: () => Promise<unknown>) => {
     setBusy(true)
     setFailure(null)
     try {
-      await api<WorkspaceApproveResponse>(token, '/workspace/approve', 'POST', {
-        servers: [server.name],
-      })
-      onChange()
+      await action()
     } catch (error) {
       setFailure((error as Error).message)
     } finally {
       setBusy(false)
     }
   }
-  const showStderr = async () =>
-    setStderr((await api<LogsResponse>(token, `/servers/${name}/logs`)).lines.slice(-STDERR_TAIL))
+  const reconnect = () =>
+    run(async () => {
+      await controller.api<ServerInfo[]>(`/servers/${name}/reconnect`, 'POST')
+      await controller.loadServers()
+      setStderr(null)
+    })
+  const approve = () =>
+    run(async () => {
+      await controller.api<WorkspaceApproveResponse>('/workspace/approve', 'POST', {
+        servers: [server.name],
+      })
+      await controller.loadServers()
+    })
+  const showStderr = () =>
+    run(async () =>
+      setStderr(
+        (await controller.api<LogsResponse>(`/servers/${name}/logs`)).lines.slice(-STDERR_TAIL),
+      ),
+    )
   return (
-    <li data-testid={`server-${server.name}`} data-status={server.status}>
-      <strong>{server.name}</strong>{' '}
-      <span class={`pill pill-${server.status}`}>{server.status}</span>
+    <li
+      class={picked ? 'server server-picked' : 'server'}
+      data-testid={`server-${server.name}`}
+      data-status={server.status}
+      data-stale={stale ? 'true' : undefined}
+    >
+      <button
+        type="button"
+        class="server-pick"
+        aria-pressed={picked}
+        title={picked ? 'Show every server' : `Show only ${server.name}`}
+        onClick={() => (store.nav.server.value = picked ? null : server.name)}
+      >
+        {server.name}
+      </button>{' '}
+      {stale ? (
+        <span class="pill pill-unknown" data-testid="server-status">
+          unknown
+        </span>
+      ) : (
+        <span class={`pill pill-${server.status}`} data-testid="server-status">
+          {server.status}
+        </span>
+      )}
       {server.protocolVersion !== null && ` ${server.protocolVersion} (${server.era})`}
-      {server.status === 'ready' && ` · ${server.toolCount} tools`}
+      {!stale && server.status === 'ready' && ` · ${server.toolCount} tools`}
+      {stale && (
+        <p class="server-stale" data-testid="server-stale">
+          {NOT_ANSWERING}; last known {server.status}.
+        </p>
+      )}
       {server.error !== null && (
         <p class="server-error" data-testid="server-error">
           {server.error}
         </p>
       )}
       {server.transport === 'stdio' && (
-        <button type="button" onClick={() => void showStderr()}>
+        <button type="button" disabled={stale} onClick={() => void showStderr()}>
           Show stderr
         </button>
       )}
       {server.status === 'awaiting_approval' && (
-        <button type="button" disabled={busy} onClick={() => void approve()}>
+        <button type="button" disabled={busy || stale} onClick={() => void approve()}>
           {busy ? 'Approving…' : 'Approve'}
         </button>
       )}
+      {server.status !== 'disabled' &&
+        server.status !== 'invalid' &&
+        server.status !== 'awaiting_approval' && (
+          <button type="button" disabled={busy || stale} onClick={() => void reconnect()}>
+            {busy ? 'Reconnecting…' : 'Reconnect'}
+          </button>
+        )}
       {failure !== null && (
         <p class="server-error" role="alert">
           {failure}
         </p>
       )}
-      {server.status !== 'disabled' &&
-        server.status !== 'invalid' &&
-        server.status !== 'awaiting_approval' && (
-          <button type="button" disabled={busy} onClick={() => void reconnect()}>
-            {busy ? 'Reconnecting…' : 'Reconnect'}
-          </button>
-        )}
       {stderr !== null && (
         <pre data-testid="stderr">
           {stderr.length > 0 ? stderr.join('\n') : '(no stderr output)'}
@@ -93,29 +126,48 @@ function ServerRow({
   )
 }
 
-export function ServerList({
-  servers,
-  token,
-  onChange,
-}: {
-  servers: ServerInfo[]
-  token: string
-  onChange: () => void
-}) {
+export function ServerList() {
+  const { store } = useShell()
+  const servers = store.servers.value ?? []
+  const stale = store.daemonDown.value || store.serversStale.value
+  const picked = store.nav.server.value
   return (
-    <section class="panel servers" aria-labelledby="servers-heading">
+    <nav class="panel servers" aria-labelledby="servers-heading">
       <h2 id="servers-heading">Servers</h2>
+      <button
+        type="button"
+        class="server-pick server-all"
+        aria-pressed={picked === null}
+        data-testid="server-all"
+        onClick={() => (store.nav.server.value = null)}
+      >
+        All servers
+      </button>
       <ul>
         {servers.map((server) => (
-          <ServerRow key={server.name} server={server} token={token} onChange={onChange} />
+          <ServerRow
+            key={server.name}
+            server={server}
+            stale={stale}
+            picked={picked === server.name}
+          />
         ))}
       </ul>
-    </section>
+    </nav>
   )
 }
 
 /** "Servers 4/5 ready": kept in the top bar so it is always in view. */
-export function ServerSummary({ servers }: { servers: ServerInfo[] }) {
+export function ServerSummary() {
+  const { store } = useShell()
+  const servers = store.servers.value ?? []
+  if (store.daemonDown.value) {
+    return (
+      <span class="summary summary-trouble" data-testid="summary" data-stale="true">
+        Servers: {NOT_ANSWERING}
+      </span>
+    )
+  }
   const ready = servers.filter((server) => server.status === 'ready').length
   const trouble = servers.some(
     (server) => server.status === 'failed' || server.status === 'invalid',

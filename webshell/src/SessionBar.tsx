@@ -1,13 +1,7 @@
 // The session switcher: pick a session of this daemon, start a new one, or rename the current one.
 
 import { useState } from 'preact/hooks'
-import type { SessionInfo } from '../../daemon/src/protocol/index.js'
-
-export interface SessionActions {
-  switchTo(id: string): void
-  create(name: string): Promise<void>
-  rename(id: string, name: string): Promise<void>
-}
+import { useShell } from './store/shell-context.js'
 
 function NameForm({
   label,
@@ -63,15 +57,10 @@ function NameForm({
   )
 }
 
-export function SessionBar({
-  sessions,
-  current,
-  actions,
-}: {
-  sessions: SessionInfo[]
-  current: string | undefined
-  actions: SessionActions
-}) {
+export function SessionBar() {
+  const { store, controller } = useShell()
+  const sessions = store.sessions.value
+  const current = store.session.value
   const [editing, setEditing] = useState<'new' | 'rename' | null>(null)
   const currentInfo = sessions.find((session) => session.id === current)
   return (
@@ -81,7 +70,7 @@ export function SessionBar({
         <select
           data-testid="session-select"
           value={current ?? ''}
-          onChange={(event) => actions.switchTo(event.currentTarget.value)}
+          onChange={(event) => void controller.switchSession(event.currentTarget.value, true)}
         >
           {current !== undefined && currentInfo === undefined && (
             <option value={current}>{current}</option>
@@ -109,7 +98,7 @@ export function SessionBar({
           label="New session name"
           initial=""
           submitLabel="Create"
-          onSubmit={(name) => actions.create(name)}
+          onSubmit={(name) => controller.createSession(name)}
           onClose={() => setEditing(null)}
         />
       )}
@@ -118,7 +107,7 @@ export function SessionBar({
           label="Session name"
           initial={currentInfo.name}
           submitLabel="Save"
-          onSubmit={(name) => actions.rename(currentInfo.id, name)}
+          onSubmit={(name) => controller.renameSession(currentInfo.id, name)}
           onClose={() => setEditing(null)}
         />
       )}

@@ -1,6 +1,7 @@
-// The tools panel: a searchable list grouped by server, each tool with its title, description and
-// annotations, and a form generated from its input schema to call it. The list is virtualised
-// (only rows near the viewport are in the DOM) so tens of thousands of tools cost no more.
+// The Tools pane: the tools of the server picked (or of all), a searchable list grouped by server,
+// each tool with its title, description and annotations, and a form generated from its input
+// schema to call it. The list is virtualised (only rows near the viewport are in the DOM) so tens
+// of thousands of tools cost no more.
 
 import {
   Virtualizer,
@@ -14,6 +15,8 @@ import { memo } from 'preact/compat'
 import { useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks'
 import type { ToolAnnotations, ToolInfo } from '../../daemon/src/protocol/index.js'
 import { SchemaForm } from './form/SchemaForm.js'
+import type { PaneProps } from './panes/registry.js'
+import { useShell } from './store/shell-context.js'
 import { filterTools, indexTools, type ToolRow } from './tool-index.js'
 
 export type CallTool = (tool: string, args: Record<string, unknown>) => Promise<unknown>
@@ -113,7 +116,14 @@ function rowKey(row: ToolRow): string {
   return row.kind === 'server' ? ` ${row.server}` : row.tool.name
 }
 
-export function ToolsPanel({ tools, onCall }: { tools: ToolInfo[]; onCall: CallTool }) {
+export function ToolsPanel({ server }: PaneProps) {
+  const { store, controller } = useShell()
+  const all = store.tools.value
+  const tools = useMemo(
+    () => (server === null ? all : all.filter((tool) => tool.server === server)),
+    [all, server],
+  )
+  const onCall = controller.callTool
   const [query, setQuery] = useState('')
   // Kept here, not in the rows, so a tool's form survives its row leaving the DOM.
   const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set())
@@ -226,8 +236,7 @@ export function ToolsPanel({ tools, onCall }: { tools: ToolInfo[]; onCall: CallT
 
   const matches = toolIndexes.length
   return (
-    <section class="panel tools-panel" aria-labelledby="tools-heading">
-      <h2 id="tools-heading">Tools</h2>
+    <section class="panel tools-panel" aria-label="Tools">
       <input
         type="search"
         class="tool-search"

@@ -12,8 +12,10 @@ import {
 import { memo } from 'preact/compat'
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks'
 import { liveApps, MAX_LIVE_APPS } from './apps/live-apps.js'
-import { CallCard, type CallActions } from './CallCard.js'
+import { CallCard } from './CallCard.js'
 import { InputLine } from './inputs/InputLine.js'
+import { EmptyTranscript } from './EmptyTranscript.js'
+import { useShell } from './store/shell-context.js'
 import type { CallRow, NoticeRow, Row, StatusRow } from './transcript.js'
 
 const ESTIMATED_ROW_PX = 120
@@ -36,8 +38,8 @@ function StatusLine({ row }: { row: StatusRow }) {
   )
 }
 
-const RowView = memo(function RowView({ row, actions }: { row: Row; actions: CallActions }) {
-  if (row.kind === 'call') return <CallCard row={row} actions={actions} />
+const RowView = memo(function RowView({ row }: { row: Row }) {
+  if (row.kind === 'call') return <CallCard row={row} />
   if (row.kind === 'notice') return <NoticeLine row={row} />
   if (row.kind === 'input') return <InputLine input={row.input} />
   return <StatusLine row={row} />
@@ -56,18 +58,35 @@ export function clock(time: string): string {
   return new Date(time).toLocaleTimeString()
 }
 
-export function Transcript({
+/** The session's transcript, rendered again when the store's frame counter moves. */
+export function LiveTranscript() {
+  const { transcript } = useShell().store
+  const model = transcript.model.value
+  const frame = transcript.frame.value
+  return (
+    <Transcript
+      key={model.session ?? ''}
+      rows={model.rows}
+      calls={model.callCount()}
+      version={frame + model.version}
+      lastSeq={model.lastSeq}
+    />
+  )
+}
+
+function Transcript({
   rows,
+  calls,
   version,
-  actions,
   lastSeq,
 }: {
   rows: readonly Row[]
+  /** How many of the rows are calls. */
+  calls: number
   /** The newest seq shown, for anyone checking the transcript is complete. */
   lastSeq: number
   /** Changes whenever `rows` changed in place. */
   version: number
-  actions: CallActions
 }) {
   const scroller = useRef<HTMLDivElement>(null)
   const [, rerender] = useReducer((count: number) => count + 1, 0)
@@ -141,9 +160,7 @@ export function Transcript({
       }}
       data-last-seq={lastSeq}
     >
-      {rows.length === 0 ? (
-        <p class="empty">No events in this session yet. Call a tool to start.</p>
-      ) : (
+      {rows.length > 0 && (
         <div class="transcript-inner" style={{ height: `${virtualizer.getTotalSize()}px` }}>
           {items.map((item) => {
             const row = rows[item.index]
@@ -161,12 +178,14 @@ export function Transcript({
                 class="transcript-row"
                 style={{ transform: `translateY(${item.start}px)` }}
               >
-                <RowView row={row} actions={actions} />
+                <RowView row={row} />
               </div>
             )
           })}
         </div>
       )}
+      {/* Server status lines alone are no start: until the first call, say how to make one. */}
+      {calls === 0 && <EmptyTranscript events={rows.length} />}
     </div>
   )
 }

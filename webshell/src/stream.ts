@@ -4,18 +4,17 @@
 // pages over REST before subscribing: a browser takes a WebSocket message at a time, and ten
 // thousand of them cost seconds where one response costs milliseconds.
 
-import type { EventsPage } from '../../daemon/src/protocol/index.js'
-import { ApiError, api } from './api.js'
 import type {
   ConfirmationOutcome,
+  EventsPage,
   InputAnswer,
   StreamCommand,
   StreamMessage,
   TranscriptEvent,
 } from '../../daemon/src/protocol/index.js'
-// Values come from the stream module itself: the protocol index also carries zod schemas, which
-// must stay out of the page's bundle.
+// The stream's own file, not the index: values from the index would bring its zod schemas along.
 import { STREAM_AUTH_PREFIX, STREAM_PROTOCOL } from '../../daemon/src/protocol/stream.js'
+import { ApiError, api } from './api.js'
 
 export type Connection =
   | { state: 'connecting' }

@@ -69,16 +69,35 @@ describe('TranscriptModel', () => {
     expect(model.lastSeq).toBe(3)
   })
 
-  it('tells its watchers after each change until they stop', () => {
+  it('keeps the open confirmations, oldest first, until each is answered or its call ends', () => {
     const model = new TranscriptModel()
-    const seen: number[] = []
-    const stop = model.subscribe(() => seen.push(model.lastSeq))
-    const all = events(requested('a'), requested('b'), requested('c'))
-    model.apply(all.slice(0, 2))
-    stop()
+    const ask = (callId: string): TranscriptEventBody => ({
+      type: 'confirmation.requested',
+      callId,
+      tool: 'mcp_demo_echo',
+      server: 'demo',
+    })
+    const all = events(
+      requested('a'),
+      requested('b'),
+      requested('c'),
+      ask('a'),
+      ask('b'),
+      ask('c'),
+      { type: 'confirmation.resolved', callId: 'b', outcome: 'deny' },
+      { type: 'call.cancelled', callId: 'c' },
+    )
+    model.apply(all.slice(0, 6))
+    expect(model.openQuestions().map((question) => question.callId)).toEqual(['a', 'b', 'c'])
     model.apply(all)
-    expect(seen).toEqual([2])
-    expect(model.lastSeq).toBe(3)
+    const one = model.openQuestions()
+    expect(one).toEqual([{ kind: 'confirmation', id: 'confirmation:a', callId: 'a', seq: 4 }])
+    // A change that opens or closes nothing keeps the same list, so its view skips rendering.
+    model.apply([{ ...(events(requested('d'))[0] as TranscriptEvent), seq: 9 }])
+    expect(model.openQuestions()).toBe(one)
+    // A late question for a call that already ended opens nothing.
+    model.apply([{ ...(events(ask('c'))[0] as TranscriptEvent), seq: 10 }])
+    expect(model.openQuestions()).toBe(one)
   })
 
   it('keeps an ended call ended and shows a pending confirmation', () => {

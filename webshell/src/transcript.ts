@@ -1,7 +1,8 @@
 // Folds transcript events into the rows the tab shows: one card per call (request, confirmation,
-// progress and outcome together) and one line per notice or server status change. Rows are
-// replaced, never edited, when an event changes them, so an unchanged row can skip rendering;
-// the row list itself grows in place because a replay can bring tens of thousands of events.
+// progress and outcome together) and one line per notice or server status change, and keeps the
+// questions still waiting for an answer. Rows are replaced, never edited, when an event changes
+// them, so an unchanged row can skip rendering; the row list itself grows in place because a
+// replay can bring tens of thousands of events.
 
 import type {
   CallToolResult,
@@ -11,7 +12,7 @@ import type {
   ServerStatus,
   TranscriptEvent,
 } from '../../daemon/src/protocol/index.js'
-import { entryOf, OpenInputs, resolve, type InputEntry } from './inputs/input-entries.js'
+import { entryOf, resolve, type InputEntry } from './inputs/input-entries.js'
 
 export type CallState =
   'running' | 'confirming' | 'done' | 'error' | 'failed' | 'cancelled' | 'interrupted'
@@ -72,50 +73,82 @@ export interface StatusRow {
 
 export type Row = CallRow | NoticeRow | StatusRow | InputRow
 
+/** What a question is about; each kind has its view in questions/views.ts. */
+export type QuestionKind = 'confirmation' | 'input'
+
+/** A question waiting for the person's answer, shown in the question bar until it closes. */
+export interface OpenQuestion {
+  kind: QuestionKind
+  /** Unique among open questions: `confirmation:<callId>` or `input:<inputId>`. */
+  id: string
+  /** The call it belongs to, when known. */
+  callId: string | null
+  seq: number
+}
+
 export class TranscriptModel {
   readonly rows: Row[] = []
   private readonly callIndex = new Map<string, number>()
   /** Where each input is shown: its call's row, or a row of its own. */
   private readonly inputIndex = new Map<string, number>()
-  /** The inputs still waiting for an answer; the dialog shows them. */
-  readonly openInputs = new OpenInputs()
+  private readonly open = new Map<string, OpenQuestion>()
+  /** Made again only when the open questions change, so a view of them can skip rendering. */
+  private openList: readonly OpenQuestion[] = []
   /** Bumped on every change, so a view knows when to render again. */
   version = 0
   lastSeq = 0
-
-  private readonly listeners = new Set<() => void>()
 
   /** The session these rows belong to, once known. */
   constructor(public session?: string) {}
 
   apply(events: readonly TranscriptEvent[]): void {
-    const inputsBefore = this.openInputs.version
-    for (const event of events) this.applyOne(event)
+    const before = this.open.size
+    let changed = false
+    for (const event of events) changed = this.applyOne(event) || changed
+    if (changed || this.open.size !== before) this.openList = [...this.open.values()]
     this.version += 1
-    for (const listener of this.listeners) listener()
-    if (this.openInputs.version !== inputsBefore) this.openInputs.notify()
-  }
-
-  /** Calls `listener` after every change; returns the function that stops it. */
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
   }
 
   hasCall(callId: string): boolean {
     return this.callIndex.has(callId)
   }
 
-  /** The call row of `callId`, if the transcript holds it. */
-  callRow(callId: string | null): CallRow | undefined {
-    const index = callId === null ? undefined : this.callIndex.get(callId)
-    const row = index === undefined ? undefined : this.rows[index]
-    return row?.kind === 'call' ? row : undefined
+  callCount(): number {
+    return this.callIndex.size
   }
 
-  private applyOne(event: TranscriptEvent): void {
-    if (event.seq <= this.lastSeq) return
+  call(callId: string): CallRow | undefined {
+    const index = this.callIndex.get(callId)
+    return index === undefined ? undefined : (this.rows[index] as CallRow)
+  }
+
+  /** The input `inputId` as it stands, if the transcript holds it. */
+  input(inputId: string): InputEntry | undefined {
+    const index = this.inputIndex.get(inputId)
+    const row = index === undefined ? undefined : this.rows[index]
+    if (row?.kind === 'input') return row.input
+    if (row?.kind === 'call') return row.inputs.find((input) => input.inputId === inputId)
+    return undefined
+  }
+
+  /** The questions waiting for an answer, oldest first. */
+  openQuestions(): readonly OpenQuestion[] {
+    return this.openList
+  }
+
+  /** Opens or closes a question; true when the open set changed. */
+  private setQuestion(id: string, question: OpenQuestion | null): boolean {
+    if (question === null) return this.open.delete(id)
+    if (this.open.has(id)) return false
+    this.open.set(id, question)
+    return true
+  }
+
+  /** Folds one event in; true when it opened or closed a question. */
+  private applyOne(event: TranscriptEvent): boolean {
+    if (event.seq <= this.lastSeq) return false
     this.lastSeq = event.seq
+    const ended = (callId: string) => this.setQuestion(`confirmation:${callId}`, null)
     switch (event.type) {
       case 'call.requested':
         this.callIndex.set(event.callId, this.rows.length)
@@ -139,62 +172,61 @@ export class TranscriptModel {
           endSeq: null,
           inputs: [],
         })
-        return
-      case 'input.requested': {
-        const entry = entryOf(event)
-        this.openInputs.apply(entry)
-        const index = event.callId === null ? undefined : this.callIndex.get(event.callId)
-        if (index !== undefined) {
-          this.inputIndex.set(entry.inputId, index)
-          return this.update(event.callId ?? '', (row) => ({ inputs: [...row.inputs, entry] }))
-        }
-        this.inputIndex.set(entry.inputId, this.rows.length)
-        this.rows.push({
-          kind: 'input',
-          key: `i${entry.inputId}`,
-          seq: event.seq,
-          time: event.time,
-          input: entry,
-        })
-        return
-      }
+        return false
+      case 'input.requested':
+        return this.askInput(event)
       case 'input.resolved':
         return this.resolveInput(event)
-      case 'confirmation.requested':
-        return this.update(event.callId, () => ({
+      case 'confirmation.requested': {
+        const row = this.call(event.callId)
+        if (row === undefined || isEnded(row.state)) return false
+        this.update(event.callId, () => ({
           state: 'confirming',
           confirmation: { state: 'pending' },
         }))
+        return this.setQuestion(`confirmation:${event.callId}`, {
+          kind: 'confirmation',
+          id: `confirmation:${event.callId}`,
+          callId: event.callId,
+          seq: event.seq,
+        })
+      }
       case 'confirmation.resolved':
-        return this.update(event.callId, (row) => ({
+        this.update(event.callId, (row) => ({
           state: row.state === 'confirming' ? 'running' : row.state,
           confirmation: { state: 'resolved', outcome: event.outcome, by: event.client },
         }))
+        return ended(event.callId)
       case 'call.progress':
-        return this.update(event.callId, () => ({
+        this.update(event.callId, () => ({
           progress: {
             progress: event.progress,
             ...(event.total === undefined ? {} : { total: event.total }),
             ...(event.message === undefined ? {} : { message: event.message }),
           },
         }))
+        return false
       case 'call.result':
-        return this.update(event.callId, () => ({
+        this.update(event.callId, () => ({
           state: event.result.isError === true ? 'error' : 'done',
           result: event.result,
           display: event.display,
           endSeq: event.seq,
         }))
+        return ended(event.callId)
       case 'call.failed':
-        return this.update(event.callId, () => ({
+        this.update(event.callId, () => ({
           state: 'failed',
           failure: event.error,
           endSeq: event.seq,
         }))
+        return ended(event.callId)
       case 'call.cancelled':
-        return this.update(event.callId, () => ({ state: 'cancelled', endSeq: event.seq }))
+        this.update(event.callId, () => ({ state: 'cancelled', endSeq: event.seq }))
+        return ended(event.callId)
       case 'call.interrupted':
-        return this.update(event.callId, () => ({ state: 'interrupted', endSeq: event.seq }))
+        this.update(event.callId, () => ({ state: 'interrupted', endSeq: event.seq }))
+        return ended(event.callId)
       case 'server.status':
         this.rows.push({
           kind: 'status',
@@ -205,7 +237,7 @@ export class TranscriptModel {
           status: event.status,
           error: event.error,
         })
-        return
+        return false
       case 'notice':
         this.rows.push({
           kind: 'notice',
@@ -215,25 +247,44 @@ export class TranscriptModel {
           level: event.level,
           message: event.message,
         })
-        return
+        return false
+      default:
+        return false
     }
   }
 
-  private resolveInput(event: Extract<TranscriptEvent, { type: 'input.resolved' }>): void {
+  private askInput(event: Extract<TranscriptEvent, { type: 'input.requested' }>): boolean {
+    const entry = entryOf(event)
+    const row = event.callId === null ? undefined : this.call(event.callId)
+    if (row !== undefined) {
+      this.inputIndex.set(entry.inputId, this.callIndex.get(row.callId) ?? -1)
+      this.update(row.callId, (current) => ({ inputs: [...current.inputs, entry] }))
+    } else {
+      this.inputIndex.set(entry.inputId, this.rows.length)
+      this.rows.push({
+        kind: 'input',
+        key: `i${entry.inputId}`,
+        seq: event.seq,
+        time: event.time,
+        input: entry,
+      })
+    }
+    const id = `input:${entry.inputId}`
+    return this.setQuestion(id, { kind: 'input', id, callId: event.callId, seq: event.seq })
+  }
+
+  private resolveInput(event: Extract<TranscriptEvent, { type: 'input.resolved' }>): boolean {
     const index = this.inputIndex.get(event.inputId)
     const row = index === undefined ? undefined : this.rows[index]
-    if (index === undefined || row === undefined) return
-    if (row.kind === 'input') {
-      const input = resolve(row.input, event)
-      this.openInputs.apply(input)
-      this.rows[index] = { ...row, input }
-    } else if (row.kind === 'call') {
-      const inputs = row.inputs.map((entry) =>
-        entry.inputId === event.inputId ? resolve(entry, event) : entry,
+    if (index !== undefined && row?.kind === 'input') {
+      this.rows[index] = { ...row, input: resolve(row.input, event) }
+    } else if (index !== undefined && row?.kind === 'call') {
+      const inputs = row.inputs.map((input) =>
+        input.inputId === event.inputId ? resolve(input, event) : input,
       )
-      for (const entry of inputs) if (entry.inputId === event.inputId) this.openInputs.apply(entry)
       this.rows[index] = { ...row, inputs }
     }
+    return this.setQuestion(`input:${event.inputId}`, null)
   }
 
   private update(callId: string, change: (row: CallRow) => Partial<CallRow>): void {

@@ -16,7 +16,7 @@ import { subscribe } from './stream-bench-client.js'
 
 const CHROMIUM = '/usr/bin/chromium'
 const WEBSHELL_DIST = fileURLToPath(new URL('../../../webshell/dist', import.meta.url))
-const INITIAL_JS_TARGET_KB = 80
+const INITIAL_JS_TARGET_KB = 60
 const BIG_SESSION_EVENTS = 10_000
 const RUNS = 5
 

@@ -1,9 +1,9 @@
-// The dialog that answers a server's input: a form built from the requested schema, a page to
-// open (URL mode), or a reply written in a model's place (sampling). It names the server and the
-// call that asked, with that call's arguments, and sits above the page wherever it is scrolled.
+// The dialog that answers a server's input, shown in the question bar: a form built from the
+// requested schema, a page to open (URL mode), or a reply written in a model's place (sampling).
+// It names the server and the call that asked, with that call's arguments.
 
 import type { JSX } from 'preact'
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
+import { useLayoutEffect, useRef, useState } from 'preact/hooks'
 import type { InputAnswer } from '../../../daemon/src/protocol/index.js'
 import { SchemaForm } from '../form/SchemaForm.js'
 import type { FieldError } from '../form/validate.js'
@@ -23,8 +23,8 @@ export interface InputDialogProps {
   input: InputEntry
   /** The call that asked, when the transcript knows it. */
   call: { tool: string; arguments: Record<string, unknown> } | null
-  /** How many inputs are open, this one included. */
-  waiting: number
+  /** Ferry is not answering: nothing can be sent until it is back. */
+  down: boolean
   answer(answer: InputAnswer): Promise<void>
 }
 
@@ -36,18 +36,22 @@ const KIND_TITLES: Record<InputEntry['kind'], string> = {
 
 export function InputDialog(props: InputDialogProps): JSX.Element {
   const { input } = props
-  const dialog = useRef<HTMLDialogElement>(null)
-  const [sending, setSending] = useState(false)
+  const root = useRef<HTMLDivElement>(null)
+  const [busy, setSending] = useState(false)
+  const sending = busy || props.down
   const [failure, setFailure] = useState<string | null>(null)
   const [refusals, setRefusals] = useState<FieldError[] | undefined>(undefined)
 
-  // Modal, so it is in view and keeps focus wherever the page is scrolled; the host gives focus
-  // back to where it was once no input is open.
+  // The question bar puts focus on the control marked for it: the first field, the Open button or
+  // the reply. This runs before the bar's own effect; when the dialog arrives later (its module was
+  // loading) and the bar holds focus meanwhile, focus moves on into the dialog.
   useLayoutEffect(() => {
-    const element = dialog.current
-    if (element !== null && !element.open) element.showModal()
+    const element = root.current
     const first = element?.querySelector<HTMLElement>('[data-autofocus], input, select, textarea')
-    first?.focus()
+    if (element === null || first === null || first === undefined) return
+    first.setAttribute('data-question-focus', '')
+    const bar = element.closest('[data-testid="question-bar"]')
+    if (bar !== null && document.activeElement === bar) first.focus()
   }, [input.inputId])
 
   const send = async (answer: InputAnswer): Promise<void> => {
@@ -70,23 +74,11 @@ export function InputDialog(props: InputDialogProps): JSX.Element {
     }
   }
 
-  // Esc dismisses the question, which is what `cancel` means; a sampling request has no cancel,
-  // so there it does nothing and the person chooses.
-  useEffect(() => {
-    const element = dialog.current
-    if (element === null) return
-    const onCancel = (event: Event): void => {
-      event.preventDefault()
-      if (input.kind !== 'sampling' && !sending) void send({ action: 'cancel' })
-    }
-    element.addEventListener('cancel', onCancel)
-    return () => element.removeEventListener('cancel', onCancel)
-  })
-
   const titleId = `input-title-${input.inputId}`
   return (
-    <dialog
-      ref={dialog}
+    <div
+      ref={root}
+      role="group"
       class="input-dialog"
       data-testid="input-dialog"
       data-input-id={input.inputId}
@@ -97,11 +89,6 @@ export function InputDialog(props: InputDialogProps): JSX.Element {
         <h2 id={titleId}>
           <strong>{input.server}</strong> {KIND_TITLES[input.kind]}
         </h2>
-        {props.waiting > 1 && (
-          <span class="input-waiting" data-testid="input-waiting">
-            1 of {props.waiting} waiting
-          </span>
-        )}
       </header>
       <AskedBy call={props.call} />
       <p class="input-message" data-testid="input-message">
@@ -139,12 +126,13 @@ export function InputDialog(props: InputDialogProps): JSX.Element {
       )}
       {input.kind === 'url' && <UrlAnswer input={input} sending={sending} send={send} />}
       {input.kind === 'sampling' && <SamplingAnswer input={input} sending={sending} send={send} />}
+      {props.down && <p class="error-text">Ferry is not answering; answer once it is back.</p>}
       {failure !== null && (
         <p class="error-text" role="alert" data-testid="input-failure">
           {failure}
         </p>
       )}
-    </dialog>
+    </div>
   )
 }
 

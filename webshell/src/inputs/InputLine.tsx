@@ -2,6 +2,7 @@
 // and, once it ended, how and by whom (the dialog itself answers it while it is open).
 
 import type { JSX } from 'preact'
+import { useShell } from '../store/shell-context.js'
 import { resolutionText, type InputEntry } from './input-entries.js'
 
 const KIND_LABELS: Record<InputEntry['kind'], string> = {
@@ -11,6 +12,7 @@ const KIND_LABELS: Record<InputEntry['kind'], string> = {
 }
 
 export function InputLine({ input }: { input: InputEntry }): JSX.Element {
+  const { store } = useShell()
   const resolution = input.resolution
   return (
     <div
@@ -24,7 +26,12 @@ export function InputLine({ input }: { input: InputEntry }): JSX.Element {
         {input.kind === 'url' ? (input.url ?? input.message) : input.message}
       </span>{' '}
       {resolution === null ? (
-        <span class="pill pill-call-confirming">waiting for an answer</span>
+        <>
+          <span class="pill pill-call-confirming">waiting for an answer</span>{' '}
+          <button type="button" onClick={() => store.questions.show(`input:${input.inputId}`)}>
+            Answer
+          </button>
+        </>
       ) : (
         <span data-testid="input-resolution">{resolutionText(resolution)}</span>
       )}

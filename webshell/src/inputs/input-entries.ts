@@ -1,6 +1,6 @@
-// The inputs of a session (questions servers asked, in form or URL mode, and sampling requests),
-// folded from `input.requested` and `input.resolved`: which are still open, in the order they were
-// asked, and how each ended and who answered it.
+// One input of a session (a question a server asked, in form or URL mode, or a sampling request),
+// folded from `input.requested` and `input.resolved`: what was asked, and how it ended and who
+// answered it.
 
 import type {
   ClientRef,
@@ -78,35 +78,4 @@ export function resolutionText(resolution: InputResolution): string {
         : 'Cancelled'
   const who = resolution.by === null ? 'Ferry' : resolution.by.label
   return `${verb} by ${who}${resolution.reason === undefined ? '' : `: ${resolution.reason}`}`
-}
-
-/**
- * The open inputs of a session, oldest first. Kept apart from the rows because the dialog shows
- * them wherever the transcript is scrolled, and a resolved one must leave it at once.
- */
-export class OpenInputs {
-  private readonly open = new Map<string, InputEntry>()
-  private readonly listeners = new Set<() => void>()
-  /** Bumped on every change, so a batch of events notifies once. */
-  version = 0
-
-  apply(entry: InputEntry): void {
-    if (entry.resolution === null) this.open.set(entry.inputId, entry)
-    else this.open.delete(entry.inputId)
-    this.version += 1
-  }
-
-  /** Every open input, in the order asked. */
-  list(): InputEntry[] {
-    return [...this.open.values()].sort((a, b) => a.seq - b.seq)
-  }
-
-  notify(): void {
-    for (const listener of this.listeners) listener()
-  }
-
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
-  }
 }

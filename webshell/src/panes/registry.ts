@@ -1,0 +1,28 @@
+// The panes the navigation offers for a server (or every server), in tab order. A pane is a
+// component taking `PaneProps`; its entry says how to get it. `load` is a dynamic import, so a
+// pane's code arrives the first time it is opened and the first visit does not pay for it. Only
+// panes listed here are shown: adding one is its module plus one entry.
+
+import type { ComponentType } from 'preact'
+import { ToolsPanel } from '../ToolsPanel.js'
+
+export type PaneId = 'tools' | 'prompts' | 'resources' | 'logs' | 'protocol'
+
+export interface PaneProps {
+  /** The server picked in the navigation; null for every server. */
+  server: string | null
+}
+
+export interface PaneEntry {
+  id: PaneId
+  label: string
+  /** Shows only for one server at a time: with every server picked, the person is asked to pick one. */
+  perServer?: boolean
+  /** The pane itself: at hand, or loaded on first use. */
+  pane: { ready: ComponentType<PaneProps> } | { load: () => Promise<ComponentType<PaneProps>> }
+}
+
+export const PANES: readonly PaneEntry[] = [
+  // The first pane on screen: part of the first load.
+  { id: 'tools', label: 'Tools', pane: { ready: ToolsPanel } },
+]

@@ -1,0 +1,99 @@
+// A call waiting for the person's permission: which tool on which server, who called it, its
+// arguments, and the four answers. Focus lands on "Allow once"; each answer also has a key.
+
+import { useState } from 'preact/hooks'
+import type { ConfirmationOutcome } from '../../../daemon/src/protocol/index.js'
+import { useShell } from '../store/shell-context.js'
+import type { QuestionViewProps } from './views.js'
+
+export const OUTCOMES: {
+  outcome: ConfirmationOutcome
+  label: string
+  said: string
+  key: string
+}[] = [
+  { outcome: 'allow_once', label: 'Allow once', said: 'allowed once', key: 'a' },
+  {
+    outcome: 'allow_tool',
+    label: 'Always allow this tool',
+    said: 'always allowed this tool',
+    key: 't',
+  },
+  {
+    outcome: 'allow_server',
+    label: 'Always allow this server',
+    said: 'always allowed this server',
+    key: 's',
+  },
+  { outcome: 'deny', label: 'Deny', said: 'denied', key: 'd' },
+]
+
+export function ConfirmationQuestion({ question }: QuestionViewProps) {
+  const { store, controller } = useShell()
+  const [error, setError] = useState<string | null>(null)
+  const [sending, setSending] = useState(false)
+  const callId = question.callId ?? ''
+  const row = store.transcript.model.value.call(callId)
+  const down = store.daemonDown.value
+  if (row === undefined) return null
+  const answer = async (outcome: ConfirmationOutcome) => {
+    if (sending || down) return
+    setSending(true)
+    setError(null)
+    try {
+      await controller.answer(callId, outcome)
+    } catch (failure) {
+      setError((failure as Error).message)
+    } finally {
+      setSending(false)
+    }
+  }
+  const onKey = (event: KeyboardEvent) => {
+    if (event.altKey || event.ctrlKey || event.metaKey) return
+    const choice = OUTCOMES.find((candidate) => candidate.key === event.key.toLowerCase())
+    if (choice === undefined) return
+    event.preventDefault()
+    void answer(choice.outcome)
+  }
+  return (
+    <div
+      class="confirmation"
+      role="group"
+      aria-label={`Allow ${row.serverTool} on ${row.server}?`}
+      data-testid="confirmation"
+      data-call-id={callId}
+      onKeyDown={onKey}
+    >
+      <p>
+        Allow <strong>{row.serverTool}</strong> on <strong>{row.server}</strong> to run?{' '}
+        <span class="who">
+          Called by {row.client === null ? 'Ferry' : row.client.label} as <code>{row.tool}</code>.
+        </span>
+      </p>
+      <pre class="question-arguments" data-testid="question-arguments" tabIndex={0}>
+        {JSON.stringify(row.arguments, null, 2)}
+      </pre>
+      <div class="choices">
+        {OUTCOMES.map((choice) => (
+          <button
+            type="button"
+            key={choice.outcome}
+            class={choice.outcome === 'deny' ? 'deny' : undefined}
+            disabled={sending || down}
+            aria-keyshortcuts={choice.key}
+            data-question-focus={choice.outcome === 'allow_once' ? '' : undefined}
+            onClick={() => void answer(choice.outcome)}
+          >
+            {choice.label} <kbd aria-hidden="true">{choice.key.toUpperCase()}</kbd>
+          </button>
+        ))}
+      </div>
+      {down && <p class="error-text">Ferry is not answering; answer once it is back.</p>}
+      {error !== null && (
+        <p class="error-text" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  )
+}

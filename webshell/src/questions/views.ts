@@ -1,0 +1,17 @@
+// The view of each kind of question in the question bar. A view shows what is asked (with the
+// call's arguments when it belongs to a call), marks the control focus should land on with
+// `data-question-focus`, and answers through the controller; the bar does the rest.
+
+import type { ComponentType } from 'preact'
+import type { OpenQuestion, QuestionKind } from '../transcript.js'
+import { InputQuestion } from '../inputs/InputQuestion.js'
+import { ConfirmationQuestion } from './ConfirmationQuestion.js'
+
+export interface QuestionViewProps {
+  question: OpenQuestion
+}
+
+export const QUESTION_VIEWS: Record<QuestionKind, ComponentType<QuestionViewProps>> = {
+  confirmation: ConfirmationQuestion,
+  input: InputQuestion,
+}

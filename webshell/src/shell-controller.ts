@@ -1,0 +1,197 @@
+// What the WebShell does, apart from drawing: loads servers, tools and sessions over REST, follows
+// the session over the stream, and sends calls, answers and cancels. It is the only writer of the
+// store's daemon-backed signals; components call its actions.
+
+import { batch } from '@preact/signals'
+import type {
+  ConfirmationOutcome,
+  InputAnswer,
+  ServerInfo,
+  SessionInfo,
+  StatusResponse,
+  ToolInfo,
+} from '../../daemon/src/protocol/index.js'
+import { ApiError, api } from './api.js'
+import { liveApps } from './apps/live-apps.js'
+import type { ShellStore } from './store/shell-store.js'
+import { randomHex, ShellStream } from './stream.js'
+import { sessionInUrl, showSessionInUrl } from './token.js'
+
+export interface ShellController {
+  start(): void
+  stop(): void
+  /** Reads servers and tools again; false when that failed (the failure is in the store). */
+  loadServers(): Promise<boolean>
+  loadSessions(): Promise<void>
+  switchSession(id: string, push: boolean): Promise<void>
+  createSession(name: string): Promise<void>
+  renameSession(id: string, name: string): Promise<void>
+  /** Starts a call; rejects only when it was refused before reaching the transcript. */
+  callTool(tool: string, args: Record<string, unknown>): Promise<void>
+  answer(callId: string, outcome: ConfirmationOutcome): Promise<unknown>
+  /** Answers an open input; rejects with the daemon's refusal (its code and message). */
+  answerInput(inputId: string, answer: InputAnswer): Promise<unknown>
+  cancel(callId: string): Promise<unknown>
+  /** A REST request with this tab's token. */
+  api<T>(path: string, method?: string, body?: unknown): Promise<T>
+}
+
+const REFUSED_TOKEN =
+  'This page’s token was refused. Run `ferry open` in a terminal and use the link it prints.'
+/** Server status changes come in bursts; the list is read again once a burst is over. */
+const REFRESH_MS = 150
+
+export function describeFailure(error: unknown): string {
+  if (error instanceof ApiError && error.status === 401) return REFUSED_TOKEN
+  return `Ferry could not load: ${(error as Error).message}`
+}
+
+export function createShellController(store: ShellStore): ShellController {
+  const { token, transcript } = store
+  let refreshTimer: ReturnType<typeof setTimeout> | undefined
+  let stopped = false
+  const cleanups: (() => void)[] = []
+
+  const loadServers = async (): Promise<boolean> => {
+    try {
+      const [servers, tools] = await Promise.all([
+        api<ServerInfo[]>(token, '/servers'),
+        api<ToolInfo[]>(token, '/tools'),
+      ])
+      batch(() => {
+        store.servers.value = servers
+        store.tools.value = tools
+        store.serversStale.value = false
+      })
+      return true
+    } catch (error) {
+      store.failure.value = describeFailure(error)
+      return false
+    }
+  }
+  const refreshSoon = () => {
+    clearTimeout(refreshTimer)
+    refreshTimer = setTimeout(() => void loadServers(), REFRESH_MS)
+  }
+  const loadSessions = async () => {
+    try {
+      store.sessions.value = await api<SessionInfo[]>(token, '/sessions')
+    } catch (error) {
+      store.failure.value = describeFailure(error)
+    }
+  }
+
+  const stream = new ShellStream(token, sessionInUrl(), {
+    onSubscribed(id, reset) {
+      const shown = transcript.model.value
+      if ((reset && shown.lastSeq > 0) || (shown.session !== undefined && shown.session !== id)) {
+        transcript.reset(id)
+      } else {
+        shown.session = id
+      }
+      store.session.value = id
+      showSessionInUrl(id, false)
+      void loadServers()
+    },
+    onEvents(events) {
+      transcript.apply(events)
+      let statusChanged = false
+      for (const event of events) {
+        if (event.type !== 'server.status') continue
+        statusChanged = true
+        store.noteServerStatus(event.server, event.status, event.error)
+      }
+      if (statusChanged) refreshSoon()
+    },
+    onSnapshot(events) {
+      transcript.reset(transcript.model.value.session)
+      transcript.apply(events)
+    },
+    onConnection(connection) {
+      batch(() => {
+        store.connection.value = connection
+        if (connection.state === 'reconnecting') store.serversStale.value = true
+      })
+    },
+    onFatal(message) {
+      store.failure.value = message
+    },
+  })
+
+  const switchSession = async (id: string, push: boolean) => {
+    if (id === transcript.model.value.session) return
+    // The Apps of the session being left are told before their frames go.
+    await liveApps.closeAll()
+    batch(() => {
+      transcript.reset(id)
+      store.session.value = id
+    })
+    showSessionInUrl(id, push)
+    void stream.switchTo(id)
+  }
+
+  return {
+    start() {
+      // The stream opens once the token has proved good, so a refused token costs one request.
+      void Promise.all([
+        loadServers(),
+        api<StatusResponse>(token, '/status').catch(() => null),
+      ]).then(([ok, status]) => {
+        if (!ok || stopped) return
+        void loadSessions()
+        const chosen = sessionInUrl() ?? status?.defaultSession
+        // Known before any event arrives, so the transcript is not remade when it is confirmed.
+        if (chosen !== undefined) transcript.model.value.session = chosen
+        stream.start(chosen)
+      })
+      const onPopState = () => {
+        const wanted = sessionInUrl()
+        if (wanted !== undefined) void switchSession(wanted, false)
+      }
+      window.addEventListener('popstate', onPopState)
+      // Apps follow the page's theme, which follows the OS.
+      const dark = window.matchMedia('(prefers-color-scheme: dark)')
+      const followTheme = () => liveApps.setTheme(dark.matches ? 'dark' : 'light')
+      followTheme()
+      dark.addEventListener('change', followTheme)
+      const leaving = () => liveApps.leaving()
+      window.addEventListener('pagehide', leaving)
+      cleanups.push(
+        () => window.removeEventListener('popstate', onPopState),
+        () => dark.removeEventListener('change', followTheme),
+        () => window.removeEventListener('pagehide', leaving),
+      )
+    },
+    stop() {
+      stopped = true
+      clearTimeout(refreshTimer)
+      for (const cleanup of cleanups.splice(0)) cleanup()
+      stream.stop()
+    },
+    loadServers,
+    loadSessions,
+    switchSession,
+    async createSession(name) {
+      const created = await api<SessionInfo>(token, '/sessions', 'POST', { name })
+      await loadSessions()
+      await switchSession(created.id, true)
+    },
+    async renameSession(id, name) {
+      await api<SessionInfo>(token, `/sessions/${encodeURIComponent(id)}`, 'PATCH', { name })
+      await loadSessions()
+    },
+    async callTool(tool, args) {
+      const id = `w${randomHex(8)}`
+      try {
+        await stream.call(tool, args, id)
+      } catch (error) {
+        // A call that got as far as the transcript shows its own failure on its card.
+        if (!transcript.model.value.hasCall(id)) throw error
+      }
+    },
+    answer: (callId, outcome) => stream.answer(callId, outcome),
+    answerInput: (inputId, answer) => stream.answerInput(inputId, answer),
+    cancel: (callId) => stream.cancel(callId),
+    api: (path, method, body) => api(token, path, method, body),
+  }
+}
