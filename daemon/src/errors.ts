@@ -21,6 +21,8 @@ export const ErrorCode = {
   UpstreamError: 'upstream_error',
   Conflict: 'conflict',
   ConfirmationUnavailable: 'confirmation_unavailable',
+  /** An answer to a server's question that does not fit what it asked for (422). */
+  InvalidInputAnswer: 'invalid_input_answer',
   DaemonRunning: 'daemon_running',
   DaemonNotRunning: 'daemon_not_running',
   Internal: 'internal',

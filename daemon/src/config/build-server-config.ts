@@ -77,6 +77,7 @@ export function buildServerConfig(raw: RawServer, context: BuildContext): BuildR
     trust: raw.trust ?? false,
     includeTools: raw.includeTools,
     excludeTools: raw.excludeTools,
+    roots: rootsOf(raw.roots, context, expand, at),
   }
 
   let config: ServerConfig
@@ -196,6 +197,23 @@ function discoveryTimeout(
     warnings.push(`${at('discoveryTimeoutMs')}: ${value} is ${limit} ${clamped}, using ${clamped}`)
   }
   return clamped
+}
+
+/** The roots as absolute paths: the workspace by default, relative ones against the file's folder. */
+function rootsOf(
+  roots: RawServer['roots'],
+  context: BuildContext,
+  expand: (value: string, path: string) => string,
+  at: (...segments: PathSegment[]) => string,
+): string[] | false {
+  if (roots === false) return false
+  if (roots === undefined) {
+    const workspace = context.placeholders.workspaceFolder
+    return workspace === undefined ? [] : [resolve(workspace)]
+  }
+  return roots.map((root, index) =>
+    resolve(dirname(context.file), expand(root, at('roots', index))),
+  )
 }
 
 function isHttpUrl(value: string): boolean {

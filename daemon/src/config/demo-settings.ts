@@ -1,5 +1,6 @@
 // The fallback when no settings file exists: one stdio server running Ferry's bundled demo server.
 
+import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import {
   DEFAULT_APP_RESOURCE_TIMEOUT_MS,
@@ -26,6 +27,7 @@ export function demoSettings(workspaceFile: string): Settings {
     trust: false,
     includeTools: undefined,
     excludeTools: undefined,
+    roots: [resolve(dirname(workspaceFile), '..')],
   }
   return {
     files: [],

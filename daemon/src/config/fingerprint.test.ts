@@ -16,6 +16,7 @@ const config: StdioServerConfig = {
   trust: false,
   includeTools: undefined,
   excludeTools: undefined,
+  roots: [],
 }
 
 describe('fingerprint', () => {

@@ -14,6 +14,9 @@ export function fingerprint(config: ServerConfig): string {
     ...shape,
     versionNegotiation: config.versionNegotiation,
     discoveryTimeoutMs: config.discoveryTimeoutMs,
+    // Whether roots are declared shapes the connection; which roots they are does not (a change
+    // is announced to the server instead).
+    noRoots: config.roots === false ? true : undefined,
   }
   return createHash('sha256').update(canonicalJson(connection)).digest('hex')
 }

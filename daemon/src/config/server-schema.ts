@@ -27,6 +27,12 @@ export const serverSchema = z.object({
   disabled: z.boolean().optional(),
   includeTools: stringArray.optional(),
   excludeTools: stringArray.optional(),
+  /** The server's roots: directories (relative ones against the settings file), or false. */
+  roots: z
+    .union([stringArray, z.literal(false)], {
+      error: 'expected a list of directory paths, or false to declare no roots',
+    })
+    .optional(),
 })
 
 export type RawServer = z.infer<typeof serverSchema>

@@ -15,6 +15,11 @@ interface BaseServerConfig {
   trust: boolean
   includeTools: string[] | undefined
   excludeTools: string[] | undefined
+  /**
+   * The directories the server is told of as its roots (absolute paths; the workspace unless the
+   * settings list others), or false when roots are not declared to it at all.
+   */
+  roots: string[] | false
 }
 
 export interface StdioServerConfig extends BaseServerConfig {

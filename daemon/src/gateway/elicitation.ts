@@ -1,7 +1,8 @@
 // Elicitation through the gateway: a question an upstream server asks during a gateway call goes
 // to the calling client when it declared elicitation (legacy: `elicitation/create` on its
 // session; 2026-07-28: input-required rounds of the one call, linked by a signed `requestState`),
-// and is declined with the reason otherwise. Owns the state key and the calls between rounds.
+// and to the people in Ferry (the input broker) otherwise. Owns the state key and the calls
+// between rounds.
 
 import { randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
@@ -20,7 +21,7 @@ import {
 } from '@modelcontextprotocol/server'
 import { writePrivateFile } from '../daemon/private-file.js'
 import type { Log } from '../log.js'
-import { declined, type ElicitationAsker } from '../mcp/elicitation-relay.js'
+import type { ElicitationAsker } from '../mcp/elicitation-relay.js'
 import type { Session } from '../sessions/session.js'
 import type { Sessions } from '../sessions/sessions.js'
 import { confirmInClient } from './client-confirmation.js'
@@ -112,10 +113,8 @@ export class GatewayElicitation {
       : !modern && ctx.sessionId === undefined
         ? `${client.label} has no session (its legacy requests are served statelessly), so a question cannot reach it`
         : undefined
-    if (why !== undefined) {
-      const elicit = this.declining(session, call, why)
-      return call.run(ctx, { callId, elicit })
-    }
+    // A client that cannot be asked leaves the server's questions to the people in Ferry.
+    if (why !== undefined) return call.run(ctx, { callId, elicitUnavailable: why })
     // With `--confirm-in-client` the client's user can answer, so nobody else need be attached.
     const callerCanAnswer = view.grant.confirmInClient
     if (!modern) {
@@ -203,13 +202,6 @@ export class GatewayElicitation {
         `asked ${gatewayClientRef(call.view).label} for input: ${question.message}`,
       )
       return ask(question, signal)
-    }
-  }
-
-  private declining(session: Session, call: ElicitationCall, why: string): ElicitationAsker {
-    return () => {
-      note(session, call, 'warning', `asked for input, which was declined: ${why}`)
-      return Promise.resolve(declined(why))
     }
   }
 }

@@ -82,8 +82,10 @@ export interface CallWatch {
 /** What the gateway's elicitation adds to a call (see elicitation.ts). */
 export interface GatewayCallHooks {
   callId?: string
-  /** Who answers the server's questions during the call. */
+  /** Who answers the server's form questions during the call (the client); else the people. */
   elicit?: ElicitationAsker
+  /** Why the client itself cannot be asked, for the reason when nobody in Ferry can either. */
+  elicitUnavailable?: string
   /** The client's own user answers confirmations too (`--confirm-in-client`). */
   callerCanAnswer?: boolean
 }
@@ -204,6 +206,7 @@ export async function gatewayCall(
       callId,
       answerers: () => session.answererCount(),
       elicit: hooks.elicit,
+      elicitUnavailable: hooks.elicitUnavailable,
       callerCanAnswer: hooks.callerCanAnswer,
     })
     // A client that gave up while its call was being set up cancels it as soon as it can be.

@@ -16,6 +16,7 @@ import type { Sessions } from '../sessions/sessions.js'
 import { callRoutes } from './call-routes.js'
 import { gatewayRoutes, type GatewayRouteDeps } from './gateway-routes.js'
 import { jsonBody, parseBody } from './guards.js'
+import { inputRoutes } from './input-routes.js'
 import { sessionRoutes } from './session-routes.js'
 
 export interface ApiDeps {
@@ -87,6 +88,7 @@ export function apiRoutes(deps: ApiDeps): Hono {
 
   api.route('/', callRoutes(deps.sessions, deps.log))
   api.route('/', sessionRoutes(deps.sessions))
+  api.route('/', inputRoutes(deps.sessions))
   api.route('/', gatewayRoutes(deps.gatewayTokens))
 
   api.post('/reload', async (c) => c.json(await ferry.reload()))

@@ -1,7 +1,8 @@
 // Tool calls over REST, always inside a session (the workspace's default unless one is named):
 // `POST /api/call` answers with JSON, or streams the call's own events as NDJSON when asked;
 // `POST /api/calls/{id}/cancel` stops a call and `POST /api/calls/{id}/answer` answers its
-// confirmation. A client that disconnects cancels its call.
+// confirmation; an NDJSON caller also sees its call's questions (`input`, `inputResolved`).
+// A client that disconnects cancels its call.
 
 import type { HttpBindings } from '@hono/node-server'
 import { randomBytes } from 'node:crypto'
@@ -65,6 +66,7 @@ export function callRoutes(sessions: Sessions, log: Log): Hono {
         callId,
         preapproved: body.yes,
         callerCanAnswer: streaming && body.interactive === true,
+        callerAnswersInputs: streaming && body.interactive === true,
         answerers: () => session.answererCount(),
       })
 
@@ -82,7 +84,14 @@ export function callRoutes(sessions: Sessions, log: Log): Hono {
       let written: Promise<unknown> = Promise.resolve()
       const write = (line: CallStreamLine) =>
         (written = written.then(() => out.write(`${JSON.stringify(line)}\n`)))
+      // The call's questions, by id: their `input.resolved` carries no call id.
+      const inputs = new Set<string>()
       const unsubscribe = session.subscribe(session.info().headSeq, (event) => {
+        if (event.type === 'input.resolved' && inputs.delete(event.inputId)) {
+          const { inputId, action } = event
+          void write({ inputResolved: { inputId, action, by: event.client?.label ?? null } })
+          return
+        }
         if (!('callId' in event) || event.callId !== callId) return
         if (event.type === 'call.progress') {
           const { progress, total, message } = event
@@ -93,6 +102,10 @@ export function callRoutes(sessions: Sessions, log: Log): Hono {
               ...(message === undefined ? {} : { message }),
             },
           })
+        } else if (event.type === 'input.requested') {
+          inputs.add(event.inputId)
+          const { seq: _seq, time: _time, client: _client, truncated: _truncated, ...input } = event
+          void write({ input })
         } else if (event.type === 'confirmation.requested') {
           void write({ confirmation: { callId, tool: event.tool, server: event.server } })
         } else if (event.type === 'confirmation.resolved') {

@@ -23,6 +23,7 @@ const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   [ErrorCode.UpstreamError]: 502,
   [ErrorCode.Conflict]: 409,
   [ErrorCode.ConfirmationUnavailable]: 409,
+  [ErrorCode.InvalidInputAnswer]: 422,
   [ErrorCode.DaemonRunning]: 409,
   [ErrorCode.DaemonNotRunning]: 503,
   [ErrorCode.Internal]: 500,

@@ -8,6 +8,7 @@ import { ErrorCode, FerryError, toWireError, type ErrorContext } from '../errors
 import type { Log } from '../log.js'
 import {
   CLOSE_TOO_SLOW,
+  inputAnswerSchema,
   type ClientRef,
   type StreamCommand,
   type StreamMessage,
@@ -46,6 +47,11 @@ const command = z.discriminatedUnion('type', [
     ref: z.string().min(1).max(100),
     callId: z.string().min(1),
     outcome: outcomeSchema,
+  }),
+  inputAnswerSchema.extend({
+    type: z.literal('answer_input'),
+    ref: z.string().min(1).max(100),
+    inputId: z.string().min(1),
   }),
 ])
 
@@ -217,6 +223,14 @@ export class StreamConnection {
         await this.sessions.broker.answer(message.callId, message.outcome, this.client)
         this.send({ type: 'reply', ref: message.ref, ok: true, callId: message.callId })
         return
+      case 'answer_input': {
+        this.writable()
+        const { action, content } = message
+        const answer = content === undefined ? { action } : { action, content }
+        await this.sessions.inputs.answer(message.inputId, answer, this.client)
+        this.send({ type: 'reply', ref: message.ref, ok: true })
+        return
+      }
     }
   }
 

@@ -21,7 +21,9 @@ import { isToolAllowed } from '../tools/registry.js'
 import { planConnect, type ConnectPlan } from './connect-plan.js'
 import { describeCallFailure } from './call-errors.js'
 import { describeConnectFailure } from './connect-errors.js'
-import { ElicitationRelay, type ElicitationAsker } from './elicitation-relay.js'
+import { CallClock } from './call-timer.js'
+import { ElicitationRelay, type CallAsker } from './elicitation-relay.js'
+import { featureCapabilities, rootsOf, sameRoots } from './feature-capabilities.js'
 import { listSide, listTools, type CacheMode, type Discovered, type SideList } from './discovery.js'
 import { remoteFaultOf } from './http-failures.js'
 import { RemoteRecovery } from './remote-recovery.js'
@@ -50,8 +52,8 @@ export interface CallOptions {
   signal?: AbortSignal | undefined
   timeoutMs?: number | undefined
   onProgress?: ((progress: Progress) => void) | undefined
-  /** Who is asked when the server elicits during this call; without it questions are declined. */
-  elicit?: ElicitationAsker | undefined
+  /** Who is asked when the server asks for input during this call; without it, nobody is. */
+  asker?: CallAsker | undefined
 }
 
 const noDiscovery: Discovered = { tools: [], prompts: [], resources: [], resourceTemplates: [] }
@@ -122,13 +124,30 @@ export class Connection {
       },
       down: (generation, reason) => this.markDown(generation, reason),
     })
-    this.elicitation = new ElicitationRelay(config.name, (tool, reason) =>
-      deps.log({ kind: 'server.elicitation_declined', server: config.name, tool, reason }),
-    )
+    this.elicitation = new ElicitationRelay({
+      server: config.name,
+      roots: () => rootsOf(this.config),
+      onDecline: (tool, reason) =>
+        deps.log({ kind: 'server.elicitation_declined', server: config.name, tool, reason }),
+    })
   }
 
   get name(): string {
     return this.config.name
+  }
+
+  /** Settings outside the fingerprint changed (on reload); changed roots are announced. */
+  reconfigure(config: ServerConfig): void {
+    const before = rootsOf(this.config)
+    this.config = config
+    if (this.client === undefined || sameRoots(before, rootsOf(config))) return
+    this.client.sendRootsListChanged().catch((error: unknown) => {
+      this.deps.log({
+        kind: 'server.roots_unannounced',
+        server: this.name,
+        error: errorMessage(error),
+      })
+    })
   }
 
   /** Starts connecting; progress shows in `status`. Resolves when this first attempt settles. */
@@ -183,19 +202,24 @@ export class Connection {
     options: CallOptions = {},
   ): Promise<CallToolResult> {
     const timeout = options.timeoutMs ?? this.config.timeout
-    const call = this.elicitation.begin(tool, options.elicit)
+    // Ferry's own clock, which stands still while a person answers the server's question.
+    const clock = new CallClock(timeout, timeout * MAX_TOTAL_TIMEOUT_FACTOR, options.signal)
+    const call = this.elicitation.begin(tool, options.asker, clock.timer)
     try {
       return await this.recovery.run((client) =>
         this.elicitation.callTool(client, call, tool, args, {
-          signal: options.signal,
-          timeout,
-          resetTimeoutOnProgress: true,
-          maxTotalTimeout: timeout * MAX_TOTAL_TIMEOUT_FACTOR,
-          onprogress: (progress: Progress) => options.onProgress?.(progress),
+          signal: clock.signal,
+          timeout: CallClock.SDK_TIMEOUT_MS,
+          onprogress: (progress: Progress) => {
+            clock.timer.progress()
+            options.onProgress?.(progress)
+          },
           allowInputRequired: true,
         }),
       )
     } catch (error) {
+      const expired = clock.expired(this.name, tool)
+      if (expired !== undefined) throw expired
       const closed = error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed
       if (closed && this.config.transport === 'stdio') await this.serverProcess.ended()
       const fault = this.config.transport === 'stdio' ? undefined : remoteFaultOf(error)
@@ -213,6 +237,7 @@ export class Connection {
         unreachable: fault?.kind === 'down' ? fault.reason : undefined,
       })
     } finally {
+      clock.stop()
       this.elicitation.end(call)
     }
   }
@@ -283,17 +308,15 @@ export class Connection {
     const generation = ++this.generation
     this.serverProcess.reset()
     const client = new Client(this.deps.clientInfo, {
-      // Servers may ask for input (form elicitation); Ferry routes each question to its call.
-      capabilities: { ...clientCapabilities(), elicitation: { form: {} } },
+      // Servers may ask for input; Ferry routes each question to its call.
+      capabilities: { ...clientCapabilities(), ...featureCapabilities(this.config) },
       versionNegotiation:
         plan.kind === 'auto'
           ? { mode: 'auto', probe: { timeoutMs: plan.probeTimeoutMs, maxRetries: 0 } }
           : { mode: 'legacy' },
       inputRequired: { autoFulfill: false },
     })
-    client.setRequestHandler('elicitation/create', (request, ctx) =>
-      this.elicitation.legacyRequest(request.params, ctx.mcpReq.signal),
-    )
+    this.elicitation.register(client)
     this.authChallenge = undefined
     client.onerror = (error) => {
       if (generation !== this.generation) return

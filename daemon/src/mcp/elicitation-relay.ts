@@ -1,24 +1,33 @@
-// Questions an upstream server asks through elicitation, routed to the call that asked: a
-// 2026-07-28 server's input-required rounds belong to the call they answer, and a legacy
-// server's `elicitation/create` to the only call running on its connection. A question nobody
-// can be asked is declined, with the reason in the result's `_meta`.
+// Requests an upstream server makes of its client, routed to the call that asked: a 2026-07-28
+// server's input-required rounds belong to the call they answer, and a legacy server's
+// `elicitation/create` or `sampling/createMessage` to the one call running on its connection, or
+// to all of them together when several run. `roots/list` is answered from the server's settings.
+// A question nobody can be asked is declined with the reason the server receives.
 
-import { isInputRequiredResult, type Client } from '@modelcontextprotocol/client'
+import { ProtocolError, isInputRequiredResult, type Client } from '@modelcontextprotocol/client'
 import type {
   CallToolResult,
+  CreateMessageRequestParams,
+  CreateMessageResult,
   ElicitRequestFormParams,
   ElicitRequestParams,
+  ElicitRequestURLParams,
   ElicitResult,
   InputRequests,
   InputResponses,
+  Root,
 } from '@modelcontextprotocol/client'
 import { ErrorCode, FerryError } from '../errors.js'
+import type { CallTimer } from './call-timer.js'
 
-/** Where a declined elicitation's result says why. */
+/** Where a declined (or withdrawn) elicitation's result says why. */
 export const DECLINE_REASON_META_KEY = 'ferry/reason'
 
 /** Input-required rounds one call may take before Ferry stops it (the SDK's own default). */
 export const MAX_INPUT_ROUNDS = 10
+
+/** The JSON-RPC error code a refused sampling request gets (MCP's "user rejected"). */
+export const SAMPLING_REFUSED = -1
 
 /** A form elicitation as the asking server sent it, without its request `_meta`. */
 export interface ElicitQuestion {
@@ -26,28 +35,67 @@ export interface ElicitQuestion {
   requestedSchema: ElicitRequestFormParams['requestedSchema']
 }
 
+/** A URL elicitation: a page the person may open, outside Ferry. */
+export interface UrlQuestion {
+  message: string
+  url: string
+  elicitationId: string
+}
+
+/** How a sampling request was answered: the reply to send, or why there is none. */
+export type SamplingAnswer = { result: CreateMessageResult } | { refused: string }
+
 /**
- * Asks one question on behalf of a call; resolves with the answer to give the server. `signal`
- * aborts when the answer is no longer wanted (the call ended, or the server withdrew it).
+ * Asks one form question on behalf of a call; resolves with the answer to give the server.
+ * `signal` aborts when the answer is no longer wanted (the call ended, or the server withdrew it).
  */
 export type ElicitationAsker = (
   question: ElicitQuestion,
   signal: AbortSignal,
 ) => Promise<ElicitResult>
 
+/** Who answers a call's questions, of every kind a server may ask. */
+export interface CallAsker {
+  form: ElicitationAsker
+  url(question: UrlQuestion, signal: AbortSignal): Promise<ElicitResult>
+  sampling(params: CreateMessageRequestParams, signal: AbortSignal): Promise<SamplingAnswer>
+  /**
+   * One asker for a legacy question that any of several running calls may have asked (this one
+   * and `others`), or undefined when they cannot be asked together.
+   */
+  together?(others: readonly CallAsker[]): CallAsker | undefined
+}
+
 export function declined(reason: string): ElicitResult {
   return { action: 'decline', _meta: { [DECLINE_REASON_META_KEY]: reason } }
 }
 
-const NOT_THROUGH_GATEWAY =
-  "the call was made in Ferry's WebShell or a terminal, which do not answer elicitations"
+const ENDED = 'the call it belonged to ended'
 
-/** The question's form, or why Ferry does not forward it. */
-function formOf(params: ElicitRequestParams | undefined): ElicitQuestion | string {
+function withdrawn(): ElicitResult {
+  return { action: 'cancel', _meta: { [DECLINE_REASON_META_KEY]: ENDED } }
+}
+
+type Question =
+  | { kind: 'form'; question: ElicitQuestion }
+  | { kind: 'url'; question: UrlQuestion }
+  | { kind: 'sampling'; params: CreateMessageRequestParams }
+
+/** The question in an elicitation request, or why Ferry cannot ask it. */
+function elicitationOf(params: ElicitRequestParams | undefined): Question | string {
   if (params === undefined || typeof params !== 'object') return 'the request had no parameters'
-  if (params.mode === 'url') return 'Ferry forwards only form elicitations, not URL ones'
+  if (params.mode === 'url') {
+    const url = params as ElicitRequestURLParams
+    return {
+      kind: 'url',
+      question: { message: url.message, url: url.url, elicitationId: url.elicitationId },
+    }
+  }
   const form = params as ElicitRequestFormParams
-  return { message: form.message, requestedSchema: form.requestedSchema }
+  return {
+    kind: 'form',
+    question: { message: form.message, requestedSchema: form.requestedSchema },
+  }
 }
 
 /** One call running on the connection, and who may answer its questions. */
@@ -56,45 +104,14 @@ export class RunningCall {
 
   constructor(
     readonly tool: string,
-    private readonly asker: ElicitationAsker | undefined,
+    readonly asker: CallAsker | undefined,
+    /** The call's own timeout, held while its questions are open. */
+    readonly timer?: CallTimer,
   ) {}
 
-  /** Asks through the call's asker; the answer is `cancel` once the call or the request ends. */
-  async ask(params: ElicitRequestParams | undefined, signal?: AbortSignal): Promise<ElicitResult> {
-    const question = formOf(params)
-    if (typeof question === 'string') return declined(question)
-    if (this.asker === undefined) return declined(NOT_THROUGH_GATEWAY)
-    const combined =
-      signal === undefined
-        ? this.controller.signal
-        : AbortSignal.any([signal, this.controller.signal])
-    if (combined.aborted) return { action: 'cancel' }
-    const ended = new Promise<ElicitResult>((resolve) =>
-      combined.addEventListener('abort', () => resolve({ action: 'cancel' }), { once: true }),
-    )
-    try {
-      return await Promise.race([this.asker(question, combined), ended])
-    } catch (error) {
-      if (combined.aborted) return { action: 'cancel' }
-      return declined(`the question could not be asked: ${(error as Error).message}`)
-    }
-  }
-
-  /** Answers every embedded request of one input-required round, in parallel. */
-  async answerRound(
-    requests: InputRequests | undefined,
-    signal: AbortSignal | undefined,
-  ): Promise<InputResponses> {
-    const entries = Object.entries(requests ?? {})
-    const answers = await Promise.all(
-      entries.map(async ([key, request]) => {
-        if (request.method !== 'elicitation/create') {
-          return [key, declined(`Ferry does not answer ${request.method} requests`)] as const
-        }
-        return [key, await this.ask(request.params as ElicitRequestParams, signal)] as const
-      }),
-    )
-    return Object.fromEntries(answers) as InputResponses
+  /** Aborts once the call has ended. */
+  get signal(): AbortSignal {
+    return this.controller.signal
   }
 
   end(): void {
@@ -102,18 +119,106 @@ export class RunningCall {
   }
 }
 
+/** Aborts once every one of `signals` has (a question several calls share ends with the last). */
+function allAborted(signals: readonly AbortSignal[]): AbortSignal {
+  const controller = new AbortController()
+  const check = () => {
+    if (signals.every((signal) => signal.aborted)) controller.abort()
+  }
+  for (const signal of signals) signal.addEventListener('abort', check, { once: true })
+  check()
+  return controller.signal
+}
+
+/**
+ * Asks through `asker` with the calls' clocks held; once the calls end (or the server withdraws
+ * the request through `request`) the answer is `ended` without waiting.
+ */
+async function asking<T>(
+  calls: readonly RunningCall[],
+  request: AbortSignal | undefined,
+  ended: T,
+  ask: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const callsOver = allAborted(calls.map((call) => call.signal))
+  const signal = request === undefined ? callsOver : AbortSignal.any([request, callsOver])
+  if (signal.aborted) return ended
+  const over = new Promise<T>((resolve) =>
+    signal.addEventListener('abort', () => resolve(ended), { once: true }),
+  )
+  for (const call of calls) call.timer?.hold()
+  try {
+    return await Promise.race([ask(signal), over])
+  } finally {
+    for (const call of calls) call.timer?.release()
+  }
+}
+
+/** Answers one question for `calls` through `asker`; failures to ask become declines. */
+async function answer(
+  calls: readonly RunningCall[],
+  asker: CallAsker,
+  question: Question,
+  request: AbortSignal | undefined,
+): Promise<ElicitResult | SamplingAnswer> {
+  try {
+    switch (question.kind) {
+      case 'form':
+        return await asking(calls, request, withdrawn(), (s) => asker.form(question.question, s))
+      case 'url':
+        return await asking(calls, request, withdrawn(), (s) => asker.url(question.question, s))
+      case 'sampling':
+        return await asking(calls, request, { refused: ENDED }, (s) =>
+          asker.sampling(question.params, s),
+        )
+    }
+  } catch (error) {
+    const why = `the question could not be asked: ${(error as Error).message}`
+    return question.kind === 'sampling' ? { refused: why } : declined(why)
+  }
+}
+
+/** Why a sampling request got no reply, or undefined for any other outcome. */
+function refusal(outcome: ElicitResult | SamplingAnswer): string | undefined {
+  if ('action' in outcome || !('refused' in outcome)) return undefined
+  return (outcome as { refused: string }).refused
+}
+
+export interface RelayOptions {
+  server: string
+  /** The roots this server is told of, or undefined when they are not declared to it. */
+  roots: () => Root[] | undefined
+  onDecline: (tool: string | null, reason: string) => void
+}
+
 /** The calls running on one connection, for attributing the questions its server asks. */
 export class ElicitationRelay {
   private readonly running = new Set<RunningCall>()
 
-  constructor(
-    private readonly server: string,
-    private readonly onDecline: (tool: string | null, reason: string) => void,
-  ) {}
+  constructor(private readonly options: RelayOptions) {}
+
+  /** Answers the server's requests on `client`; call before `connect()`, which they may follow. */
+  register(client: Client): void {
+    client.setRequestHandler('elicitation/create', (request, ctx) =>
+      this.legacyElicitation(request.params, ctx.mcpReq.signal),
+    )
+    client.setRequestHandler('sampling/createMessage', async (request, ctx) => {
+      const outcome = await this.legacy(
+        { kind: 'sampling', params: request.params },
+        ctx.mcpReq.signal,
+      )
+      const refused = refusal(outcome)
+      if (refused !== undefined) throw new ProtocolError(SAMPLING_REFUSED, refused)
+      return (outcome as { result: CreateMessageResult }).result
+    })
+    if (this.options.roots() !== undefined) {
+      client.setRequestHandler('roots/list', () => ({ roots: this.options.roots() ?? [] }))
+    }
+  }
 
   /** A call starts on the connection; `end()` it when it settles, which withdraws its questions. */
-  begin(tool: string, asker: ElicitationAsker | undefined): RunningCall {
-    const call = new RunningCall(tool, asker)
+  begin(tool: string, asker: CallAsker | undefined, timer?: CallTimer): RunningCall {
+    const call = new RunningCall(tool, asker, timer)
     this.running.add(call)
     return call
   }
@@ -123,38 +228,92 @@ export class ElicitationRelay {
     call.end()
   }
 
-  /**
-   * A legacy `elicitation/create`: nothing on the wire says which call asked, so it goes to the
-   * one call running on the connection, and is declined when none or several run.
-   */
-  async legacyRequest(params: ElicitRequestParams, signal: AbortSignal): Promise<ElicitResult> {
-    const calls = [...this.running]
-    const only = calls.length === 1 ? calls[0] : undefined
-    if (only === undefined) {
-      const reason =
-        calls.length === 0
-          ? 'no call of this server is running in Ferry, so nobody could be asked'
-          : `${calls.length} calls of this server are running in Ferry and the request does not say which one asked, so nobody was asked`
-      this.onDecline(null, reason)
-      return declined(reason)
-    }
-    const answer = await only.ask(params, signal)
-    this.noteDecline(only.tool, answer)
-    return answer
+  /** A legacy `elicitation/create`, for the call (or calls) that may have asked it. */
+  async legacyElicitation(params: ElicitRequestParams, signal: AbortSignal): Promise<ElicitResult> {
+    const question = elicitationOf(params)
+    if (typeof question === 'string') return declined(question)
+    return (await this.legacy(question, signal)) as ElicitResult
   }
 
   /**
-   * Answers one input-required round of `call` (2026-07-28), whose rounds are its own; `signal`
-   * is the call's, which withdraws the questions when the call is cancelled between requests.
+   * Nothing on a legacy wire says which call asked: the question goes to the one call running on
+   * the connection, to all of them together when several run, and is declined when none runs.
+   */
+  private async legacy(
+    question: Question,
+    signal: AbortSignal,
+  ): Promise<ElicitResult | SamplingAnswer> {
+    const calls = [...this.running]
+    const [first, ...rest] = calls
+    const asker =
+      first === undefined || rest.length === 0
+        ? first?.asker
+        : first.asker?.together?.(
+            rest.flatMap((call) => (call.asker === undefined ? [] : [call.asker])),
+          )
+    if (first === undefined || asker === undefined) {
+      const reason =
+        first === undefined
+          ? 'no call of this server is running in Ferry, so nobody could be asked'
+          : rest.length === 0
+            ? 'nobody can answer questions of this call'
+            : `${calls.length} calls of this server are running in Ferry and the request does not say which one asked, so nobody was asked`
+      this.options.onDecline(null, reason)
+      return question.kind === 'sampling' ? { refused: reason } : declined(reason)
+    }
+    const outcome = await answer(calls, asker, question, signal)
+    this.noteDecline(rest.length === 0 ? first.tool : null, outcome)
+    return outcome
+  }
+
+  /**
+   * Answers every embedded request of one input-required round of `call` (2026-07-28), in
+   * parallel; `signal` is the call's, which withdraws the questions when it is cancelled.
    */
   async round(
     call: RunningCall,
     requests: InputRequests | undefined,
     signal: AbortSignal | undefined,
   ): Promise<InputResponses> {
-    const answers = await call.answerRound(requests, signal)
-    for (const answer of Object.values(answers)) this.noteDecline(call.tool, answer as ElicitResult)
-    return answers
+    const entries = Object.entries(requests ?? {})
+    const answers = await Promise.all(
+      entries.map(
+        async ([key, request]) => [key, await this.embedded(call, request, signal)] as const,
+      ),
+    )
+    return Object.fromEntries(answers) as InputResponses
+  }
+
+  private async embedded(
+    call: RunningCall,
+    request: InputRequests[string],
+    signal: AbortSignal | undefined,
+  ): Promise<InputResponses[string]> {
+    if (request.method === 'roots/list') return { roots: this.options.roots() ?? [] }
+    const question: Question | string =
+      request.method === 'elicitation/create'
+        ? elicitationOf(request.params as ElicitRequestParams)
+        : request.method === 'sampling/createMessage'
+          ? { kind: 'sampling', params: request.params as CreateMessageRequestParams }
+          : `Ferry does not answer ${(request as { method: string }).method} requests`
+    if (typeof question === 'string') return declined(question)
+    const outcome =
+      call.asker === undefined
+        ? question.kind === 'sampling'
+          ? { refused: 'nobody can answer questions of this call' }
+          : declined('nobody can answer questions of this call')
+        : await answer([call], call.asker, question, signal)
+    this.noteDecline(call.tool, outcome)
+    const refused = refusal(outcome)
+    if (refused === undefined) {
+      return 'action' in outcome ? outcome : (outcome as { result: CreateMessageResult }).result
+    }
+    // A 2026-07-28 round has no way to refuse a sampling request: the call ends here instead.
+    signal?.throwIfAborted()
+    throw new FerryError(
+      ErrorCode.UpstreamError,
+      `server "${this.options.server}" asked for a model reply during ${call.tool}, which was not given (${refused}); a 2026-07-28 server cannot be told so, so Ferry stopped the call`,
+    )
   }
 
   /**
@@ -173,7 +332,7 @@ export class ElicitationRelay {
       if (round > MAX_INPUT_ROUNDS) {
         throw new FerryError(
           ErrorCode.UpstreamError,
-          `server "${this.server}" asked for input more than ${MAX_INPUT_ROUNDS} times during one call to ${tool}; Ferry stopped the call`,
+          `server "${this.options.server}" asked for input more than ${MAX_INPUT_ROUNDS} times during one call to ${tool}; Ferry stopped the call`,
         )
       }
       const inputResponses = await this.round(call, result.inputRequests, options?.signal)
@@ -192,8 +351,12 @@ export class ElicitationRelay {
     return result as CallToolResult
   }
 
-  private noteDecline(tool: string, answer: ElicitResult): void {
-    const reason = answer._meta?.[DECLINE_REASON_META_KEY]
-    if (answer.action === 'decline' && typeof reason === 'string') this.onDecline(tool, reason)
+  private noteDecline(tool: string | null, outcome: ElicitResult | SamplingAnswer): void {
+    const refused = refusal(outcome)
+    if (refused !== undefined) return this.options.onDecline(tool, refused)
+    if (!('action' in outcome)) return
+    const reason = outcome._meta?.[DECLINE_REASON_META_KEY]
+    if (outcome.action === 'decline' && typeof reason === 'string')
+      this.options.onDecline(tool, reason)
   }
 }

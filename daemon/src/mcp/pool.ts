@@ -52,7 +52,7 @@ export class Pool {
     for (const [key, entry] of wanted) {
       const existing = this.connections.get(key)
       if (existing !== undefined) {
-        existing.config = entry.config
+        existing.reconfigure(entry.config)
         continue
       }
       const connection = new Connection(entry.config, entry.fingerprint, this.connectionDeps())

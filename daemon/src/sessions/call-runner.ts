@@ -1,6 +1,6 @@
 // Runs tool calls inside sessions: the one path every client's call takes. It records the
-// request, passes the permission broker, runs the call on its connection, and records progress
-// and the outcome as transcript events.
+// request, passes the permission broker, runs the call on its connection (the server's questions
+// going to the input broker), and records progress and the outcome as transcript events.
 
 import { randomBytes } from 'node:crypto'
 import type { Ferry } from '../core/ferry.js'
@@ -9,6 +9,7 @@ import type { Log } from '../log.js'
 import type { CallToolResult, ClientRef, ConfirmationOutcome } from '../protocol/index.js'
 import type { ElicitationAsker } from '../mcp/elicitation-relay.js'
 import type { RegistryEntry } from '../tools/registry.js'
+import type { InputBroker } from './input-broker.js'
 import { UNANSWERABLE, type PermissionBroker, type ToolUnderCall } from './permission-broker.js'
 import type { Session } from './session.js'
 
@@ -25,8 +26,12 @@ export interface CallInput {
   callerCanAnswer?: boolean | undefined
   /** How many attached clients could answer, asked when a confirmation is needed. */
   answerers?: (() => number) | undefined
-  /** Who answers the server's elicitations during the call (a gateway client that can). */
+  /** Who answers the server's form questions during the call (a gateway client that can). */
   elicit?: ElicitationAsker | undefined
+  /** Why the caller cannot answer them itself (a gateway client), when nobody else can either. */
+  elicitUnavailable?: string | undefined
+  /** The caller answers the server's questions of this call itself (an interactive terminal). */
+  callerAnswersInputs?: boolean | undefined
 }
 
 /** The call needed no confirmation. */
@@ -46,6 +51,7 @@ export class CallRunner {
   constructor(
     private readonly ferry: Ferry,
     private readonly broker: PermissionBroker,
+    private readonly inputs: InputBroker,
     private readonly log: Log,
   ) {}
 
@@ -98,7 +104,16 @@ export class CallRunner {
       const result = await this.ferry.call(entry, input.arguments, {
         signal: controller.signal,
         timeoutMs: input.timeoutMs,
-        elicit: input.elicit,
+        asker: this.inputs.asker(
+          {
+            session,
+            callId,
+            server: entry.server,
+            callerCanAnswer: input.callerAnswersInputs === true,
+            callerUnable: input.elicitUnavailable,
+          },
+          input.elicit,
+        ),
         onProgress: (p) =>
           void session
             .progress({

@@ -1,10 +1,11 @@
-// The sessions layer as one object: stored sessions, the permission broker and the call runner,
-// and the feed of server status changes into every transcript of the workspace.
+// The sessions layer as one object: stored sessions, the permission and input brokers, the call
+// runner, and the feed of server status changes into every transcript of the workspace.
 
 import type { Ferry } from '../core/ferry.js'
 import type { Log } from '../log.js'
 import type { TranscriptEventBody } from '../protocol/index.js'
 import { CallRunner } from './call-runner.js'
+import { InputBroker } from './input-broker.js'
 import { PermissionBroker } from './permission-broker.js'
 import type { Session } from './session.js'
 import { SessionManager } from './session-manager.js'
@@ -18,11 +19,12 @@ export class Sessions {
   private constructor(
     readonly manager: SessionManager,
     readonly broker: PermissionBroker,
+    readonly inputs: InputBroker,
     readonly workspace: string,
     ferry: Ferry,
     log: Log,
   ) {
-    this.runner = new CallRunner(ferry, this.broker, log)
+    this.runner = new CallRunner(ferry, this.broker, this.inputs, log)
     const toWorkspace = (body: TranscriptEventBody) => {
       for (const session of manager.all()) {
         if (session.meta.workspace !== workspace) continue
@@ -45,11 +47,15 @@ export class Sessions {
     compactAboveBytes = DEFAULT_COMPACT_ABOVE_BYTES,
   ): Promise<Sessions> {
     const broker = new PermissionBroker()
+    const inputs = new InputBroker(log)
     const manager = await SessionManager.load(stateDir, log, {
       compactAboveBytes,
-      onLastAnswererGone: (session) => broker.answerersLeft(session),
+      onLastAnswererGone: (session) => {
+        broker.answerersLeft(session)
+        inputs.answerersLeft(session)
+      },
     })
-    const sessions = new Sessions(manager, broker, workspace, ferry, log)
+    const sessions = new Sessions(manager, broker, inputs, workspace, ferry, log)
     for (const session of manager.all()) sessions.broker.restore(session)
     await manager.defaultFor(workspace)
     return sessions

@@ -1,0 +1,30 @@
+// What Ferry declares it can do for a server, in both eras: answer elicitation (form and URL mode)
+// and sampling through the person, and tell the server its roots (unless its settings say
+// `"roots": false`). Roots are outside the connection fingerprint: a change is announced instead.
+
+import { basename } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { ClientCapabilities, Root } from '@modelcontextprotocol/client'
+import type { ServerConfig } from '../config/types.js'
+
+/** The capabilities for server requests and roots (a fresh object each time). */
+export function featureCapabilities(config: ServerConfig): ClientCapabilities {
+  return {
+    elicitation: { form: {}, url: {} },
+    sampling: {},
+    ...(config.roots === false ? {} : { roots: { listChanged: true } }),
+  }
+}
+
+/** The roots a server is told of, or undefined when they are not declared to it. */
+export function rootsOf(config: ServerConfig): Root[] | undefined {
+  if (config.roots === false) return undefined
+  return config.roots.map((path) => ({
+    uri: pathToFileURL(path).href,
+    name: basename(path) || path,
+  }))
+}
+
+export function sameRoots(a: Root[] | undefined, b: Root[] | undefined): boolean {
+  return JSON.stringify(a) === JSON.stringify(b)
+}

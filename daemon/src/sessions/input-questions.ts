@@ -1,0 +1,176 @@
+// One server question as Ferry records and checks it: the `input.requested` event it becomes, and
+// an answer checked against what was asked (a form's schema, a sampling reply's shape) and turned
+// into what the server receives and what the transcript keeps (masked fields redacted).
+
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitResult,
+} from '@modelcontextprotocol/client'
+import { z } from 'zod'
+import { ErrorCode, FerryError } from '../errors.js'
+import type { ElicitQuestion, UrlQuestion } from '../mcp/elicitation-relay.js'
+import type { InputAnswer, InputRequestedEvent, InputResolvedEvent } from '../protocol/index.js'
+import type { SchemaValidator } from '../tools/schema-validator.js'
+
+export type InputQuestion =
+  | ({ kind: 'form' } & ElicitQuestion)
+  | ({ kind: 'url' } & UrlQuestion)
+  | { kind: 'sampling'; params: CreateMessageRequestParams }
+
+/** What a masked field's value is stored as. */
+export const REDACTED = '[redacted]'
+
+/** The model name a person's sampling reply is sent under unless they name one. */
+export const HUMAN_MODEL = 'human'
+
+type Properties = Record<string, Record<string, unknown>>
+
+function propertiesOf(schema: ElicitQuestion['requestedSchema']): Properties {
+  const properties = (schema as { properties?: unknown }).properties
+  return typeof properties === 'object' && properties !== null ? (properties as Properties) : {}
+}
+
+/** Fields a server asked to have masked (`format: password`): never stored in the transcript. */
+function maskedFields(schema: ElicitQuestion['requestedSchema']): Set<string> {
+  const masked = new Set<string>()
+  for (const [key, property] of Object.entries(propertiesOf(schema))) {
+    if (property.format === 'password') masked.add(key)
+  }
+  return masked
+}
+
+/** The schema as recorded: a masked field's default is not kept either. */
+function recordedSchema(schema: ElicitQuestion['requestedSchema']): Record<string, unknown> {
+  const masked = maskedFields(schema)
+  if (masked.size === 0) return schema as Record<string, unknown>
+  const properties = Object.fromEntries(
+    Object.entries(propertiesOf(schema)).map(([key, property]) => {
+      if (!masked.has(key) || property.default === undefined) return [key, property]
+      return [key, { ...property, default: REDACTED }]
+    }),
+  )
+  return { ...schema, properties }
+}
+
+function summary(params: CreateMessageRequestParams): string {
+  const count = params.messages.length
+  const limit = typeof params.maxTokens === 'number' ? `, at most ${params.maxTokens} tokens` : ''
+  return `asks for a model reply to ${count} message${count === 1 ? '' : 's'}${limit}`
+}
+
+/** The `input.requested` event of a question; throws (BadRequest) for a URL that is not one. */
+export function requestedEvent(
+  inputId: string,
+  callId: string | null,
+  server: string,
+  question: InputQuestion,
+): InputRequestedEvent {
+  const base = { type: 'input.requested' as const, inputId, callId, server, kind: question.kind }
+  switch (question.kind) {
+    case 'form':
+      return {
+        ...base,
+        message: question.message,
+        requestedSchema: recordedSchema(question.requestedSchema),
+      }
+    case 'url': {
+      let origin: string
+      try {
+        origin = new URL(question.url).origin
+      } catch {
+        throw new FerryError(ErrorCode.BadRequest, 'the URL it asks to open is not a valid URL')
+      }
+      return { ...base, message: question.message, url: question.url, urlOrigin: origin }
+    }
+    case 'sampling': {
+      const p = question.params
+      return {
+        ...base,
+        message: summary(p),
+        sampling: {
+          messages: p.messages as unknown as Record<string, unknown>[],
+          ...(p.systemPrompt === undefined ? {} : { systemPrompt: p.systemPrompt }),
+          ...(p.modelPreferences === undefined
+            ? {}
+            : { modelPreferences: p.modelPreferences as Record<string, unknown> }),
+          maxTokens: p.maxTokens,
+          ...(p.temperature === undefined ? {} : { temperature: p.temperature }),
+          ...(p.stopSequences === undefined ? {} : { stopSequences: p.stopSequences }),
+          ...(p.includeContext === undefined ? {} : { includeContext: p.includeContext }),
+        },
+      }
+    }
+  }
+}
+
+/** An accepted answer: what the server receives, and what the transcript records of it. */
+export interface CheckedAnswer {
+  result: ElicitResult | CreateMessageResult
+  recorded: Pick<InputResolvedEvent, 'content' | 'reply'>
+}
+
+const samplingReply = z.strictObject({
+  text: z.string({ error: 'expected the reply text (a string)' }),
+  model: z.string().min(1, { error: 'expected a non-empty model name' }).optional(),
+})
+
+function refuse(message: string): never {
+  throw new FerryError(ErrorCode.InvalidInputAnswer, message)
+}
+
+/**
+ * Checks an `accept` against the question, before anything reaches the server; refuses
+ * (`invalid_input_answer`) naming the field that does not fit.
+ */
+export function checkAccept(
+  question: InputQuestion,
+  answer: InputAnswer,
+  validator: SchemaValidator,
+  server: string,
+): CheckedAnswer {
+  const content = answer.content
+  switch (question.kind) {
+    case 'url':
+      if (content !== undefined && Object.keys(content).length > 0) {
+        refuse('content: a URL question is accepted without content; leave it out')
+      }
+      return { result: { action: 'accept' }, recorded: {} }
+    case 'sampling': {
+      const parsed = samplingReply.safeParse(content ?? {})
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]
+        const path = ['content', ...(issue?.path ?? []).map(String)].join('/')
+        refuse(`${path}: ${issue?.message ?? 'invalid'}; a reply is { "text": "…", "model"?: "…" }`)
+      }
+      const { text, model = HUMAN_MODEL } = parsed.data
+      return {
+        result: {
+          role: 'assistant',
+          content: { type: 'text', text },
+          model,
+          stopReason: 'endTurn',
+        },
+        recorded: { reply: { text, model } },
+      }
+    }
+    case 'form': {
+      const values = content ?? {}
+      const fields = propertiesOf(question.requestedSchema)
+      const unknown = Object.keys(values).find((key) => !(key in fields))
+      if (unknown !== undefined) {
+        refuse(`content/${unknown}: the form has no field "${unknown}"`)
+      }
+      const problem = validator.checkOf(question.requestedSchema, server)(values)
+      if (problem !== undefined) refuse(problem)
+      const masked = maskedFields(question.requestedSchema)
+      const stored = Object.fromEntries(
+        Object.entries(values).map(([key, value]) => [key, masked.has(key) ? REDACTED : value]),
+      )
+      return {
+        result: { action: 'accept', content: values as ElicitResult['content'] },
+        recorded: { content: stored },
+      }
+    }
+  }
+}

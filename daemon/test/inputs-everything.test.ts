@@ -1,0 +1,193 @@
+import { Client } from '@modelcontextprotocol/client'
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ToolInfo } from '../src/protocol/index.js'
+import { cleanup, startDaemon, waitFor, type TestDaemon } from './harness.js'
+import {
+  answerInput,
+  answerer,
+  endOf,
+  everything,
+  everythingPath,
+  nextInput,
+  resolvedOf,
+  startCall,
+} from './inputs-rig.js'
+
+const ELICIT = 'mcp_everything_trigger-elicitation-request'
+
+/** The tool names server-everything lists to an SDK client that declares all four capabilities. */
+async function toolsForFullClient(): Promise<string[]> {
+  const client = new Client(
+    { name: 'full-client', version: '1.0.0' },
+    {
+      capabilities: {
+        elicitation: { form: {}, url: {} },
+        sampling: {},
+        roots: { listChanged: true },
+      },
+    },
+  )
+  client.setRequestHandler('roots/list', () => ({ roots: [] }))
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [everythingPath, 'stdio'] }),
+  )
+  const { tools } = await client.listTools()
+  await client.close()
+  return tools.map((tool) => tool.name).sort()
+}
+
+describe('server-everything asks the people in Ferry', () => {
+  let daemon: TestDaemon
+
+  beforeAll(async () => {
+    daemon = await startDaemon({ mcpServers: { everything: everything() } })
+    await daemon.waitForStatus('everything', 'ready')
+  })
+  afterAll(cleanup)
+
+  it('lists every tool it offers a client that declares elicitation, sampling and roots', async () => {
+    const expected = await toolsForFullClient()
+    expect(expected).toEqual(
+      expect.arrayContaining([
+        'trigger-elicitation-request',
+        'trigger-url-elicitation',
+        'trigger-sampling-request',
+        'get-roots-list',
+      ]),
+    )
+    // Its conditional tools arrive with list_changed right after connecting.
+    const listed = await waitFor(async () => {
+      const tools = (await (await daemon.api('/tools?server=everything')).json()) as ToolInfo[]
+      const names = tools.map((tool) => tool.tool).sort()
+      return names.length >= expected.length ? names : undefined
+    })
+    expect(listed).toEqual(expected)
+  })
+
+  it('sends an accepted form from a WebSocket client to the server, recorded with who answered', async () => {
+    const tab = await answerer(daemon)
+    const { callId } = await startCall(tab, ELICIT)
+    const input = await nextInput(tab, callId)
+    expect(input).toMatchObject({
+      kind: 'form',
+      server: 'everything',
+      client: null,
+      message: 'Please provide inputs for the following fields:',
+    })
+    expect(Object.keys(input.requestedSchema?.properties as object)).toContain('integer')
+    const reply = await answerInput(tab, input.inputId, {
+      action: 'accept',
+      content: { name: 'Ada Lovelace', integer: 7, email: 'ada@example.com' },
+    })
+    expect(reply).toMatchObject({ ok: true })
+    const { text } = await endOf(tab, callId)
+    expect(text).toContain('✅ User provided the requested information!')
+    expect(text).toContain('- Name: Ada Lovelace')
+    expect(text).toContain('- Favorite Integer: 7')
+    expect(await resolvedOf(tab, input.inputId)).toMatchObject({
+      action: 'accept',
+      content: { name: 'Ada Lovelace', integer: 7, email: 'ada@example.com' },
+      client: { label: 'the tab' },
+    })
+    tab.ws.close()
+  })
+
+  for (const [action, shown] of [
+    ['decline', '❌ User declined to provide the requested information.'],
+    ['cancel', '⚠️ User cancelled the elicitation dialog.'],
+  ] as const) {
+    it(`sends a ${action} to the server`, async () => {
+      const tab = await answerer(daemon)
+      const { callId } = await startCall(tab, ELICIT)
+      const input = await nextInput(tab, callId)
+      expect(await answerInput(tab, input.inputId, { action })).toMatchObject({ ok: true })
+      expect((await endOf(tab, callId)).text).toContain(shown)
+      tab.ws.close()
+    })
+  }
+
+  it('refuses content that breaks the schema, naming the field, and sends only a later valid answer', async () => {
+    const tab = await answerer(daemon)
+    const { callId } = await startCall(tab, ELICIT)
+    const input = await nextInput(tab, callId)
+    const refusals = [
+      [{ name: 'Ada', integer: 500 }, 'content/integer must be <= 100'],
+      [{ integer: 5 }, "content must have required property 'name'"],
+      [{ name: 'Ada', email: 'not an address' }, 'content/email must match format "email"'],
+      [{ name: 'Ada', birthdate: '2024-13-45' }, 'content/birthdate must match format "date"'],
+      [{ name: 'Ada', untitledSingleSelectEnum: 'Gunther' }, 'content/untitledSingleSelectEnum'],
+      [{ name: 'Ada', titledSingleSelectEnum: 'hero-9' }, 'content/titledSingleSelectEnum'],
+      [
+        { name: 'Ada', titledMultipleSelectEnum: ['fish-1', 'fish-7'] },
+        'content/titledMultipleSelectEnum/1',
+      ],
+      [
+        { name: 'Ada', untitledMultipleSelectEnum: [] },
+        'content/untitledMultipleSelectEnum must NOT have fewer than 1 items',
+      ],
+      [{ name: 'Ada', color: 'red' }, 'content/color: the form has no field "color"'],
+    ] as const
+    for (const [content, message] of refusals) {
+      const reply = await answerInput(tab, input.inputId, { action: 'accept', content })
+      expect(reply).toMatchObject({ ok: false, error: { code: 'invalid_input_answer' } })
+      if (reply.ok) throw new Error('accepted')
+      expect(reply.error.message).toContain(message)
+    }
+    // REST says the same, with 422.
+    const rest = await daemon.api(`/inputs/${input.inputId}/answer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'accept', content: { name: 'Ada', number: -1 } }),
+    })
+    expect(rest.status).toBe(422)
+    expect(await rest.json()).toMatchObject({
+      error: { code: 'invalid_input_answer', message: 'content/number must be >= 0' },
+    })
+    // Nothing reached the server: it still waits, and takes the valid answer that follows.
+    const valid = await answerInput(tab, input.inputId, {
+      action: 'accept',
+      content: { name: 'Grace', titledMultipleSelectEnum: ['fish-2'], birthdate: '1906-12-09' },
+    })
+    expect(valid).toMatchObject({ ok: true })
+    const { text } = await endOf(tab, callId)
+    expect(text).toContain('- Name: Grace')
+    expect(text).toContain('- Birthdate: 1906-12-09')
+    expect(text).not.toContain('Favorite Integer: 500')
+    const resolved = tab.events.filter(
+      (e) => e.type === 'input.resolved' && e.inputId === input.inputId,
+    )
+    expect(resolved).toHaveLength(1)
+    tab.ws.close()
+  })
+
+  it('answers a second answer with 409 naming who answered, and an unknown question with 404', async () => {
+    const tab = await answerer(daemon, 'first tab')
+    const { callId } = await startCall(tab, ELICIT)
+    const input = await nextInput(tab, callId)
+    const post = (id: string, body: unknown) =>
+      daemon.api(`/inputs/${id}/answer`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    const first = await post(input.inputId, {
+      action: 'accept',
+      content: { name: 'Ada' },
+      client: { kind: 'cli', label: 'a script' },
+    })
+    expect(first.status).toBe(200)
+    expect(await first.json()).toEqual({ inputId: input.inputId, action: 'accept' })
+    const second = await answerInput(tab, input.inputId, { action: 'decline' })
+    expect(second).toMatchObject({
+      ok: false,
+      error: { code: 'conflict', message: 'already answered by a script: accept' },
+    })
+    expect((await endOf(tab, callId)).text).toContain('- Name: Ada')
+    const unknown = await post('nosuchinput', { action: 'decline' })
+    expect(unknown.status).toBe(404)
+    const bad = await post(input.inputId, { action: 'maybe' })
+    expect(bad.status).toBe(400)
+    tab.ws.close()
+  })
+})
