@@ -85,6 +85,11 @@ describe('answering server-everything’s inputs from the WebShell', () => {
       'Please provide inputs for the following fields:',
     )
     const form = dialog.getByTestId('input-form')
+    // In view whatever the transcript's scroll: the question bar is pinned below it.
+    await page.getByTestId('transcript').evaluate((element) => element.scrollTo(0, 0))
+    const box = await dialog.boundingBox()
+    const viewport = page.viewportSize()
+    expect(box !== null && viewport !== null && box.y >= 0 && box.y < viewport.height).toBe(true)
     // Focus is in the dialog, on its first field; the required field is marked.
     expect(await page.evaluate(() => document.activeElement?.id ?? '')).toContain('field-name')
     expect(await form.locator('label', { hasText: 'String' }).first().textContent()).toBe(
@@ -145,6 +150,33 @@ describe('answering server-everything’s inputs from the WebShell', () => {
     )
     // Focus is back on the Call button that started it.
     expect(await call.evaluate((button) => button === document.activeElement)).toBe(true)
+    expect(errors).toEqual([])
+  })
+
+  it('shows the daemon’s refusal of an answer on the field it names, and sends the corrected one', async () => {
+    const daemon = await everythingDaemon()
+    const { page, errors } = await openShell(daemon)
+    await callTool(page, 'trigger-elicitation-request')
+    const form = page.getByTestId('input-dialog').getByTestId('input-form')
+    await form.locator('input[id$="-field-name"]').fill('Ada')
+    // The tab's own check lets an underscore in the host through; the daemon's does not.
+    const email = form.getByLabel('String with email format', { exact: true })
+    await email.fill('ada@bad_host.org')
+    await form.getByRole('button', { name: 'Accept' }).click()
+    const refusal = form.locator('.field-error')
+    await refusal.waitFor()
+    expect(await refusal.allTextContents()).toEqual(['email: must match format "email"'])
+    expect(await email.getAttribute('aria-invalid')).toBe('true')
+    expect(await email.evaluate((input) => input === document.activeElement)).toBe(true)
+
+    await email.fill('ada@example.org')
+    await form.getByRole('button', { name: 'Accept' }).click()
+    const card = page.locator('[data-testid="call-card"][data-state="done"]')
+    await card.waitFor()
+    expect(await card.getByTestId('result').textContent()).toContain('Email: ada@example.org')
+    const resolved = resolvedEvents(await daemon.events())
+    expect(resolved).toHaveLength(1)
+    expect(resolved[0]).toMatchObject({ action: 'accept', content: { email: 'ada@example.org' } })
     expect(errors).toEqual([])
   })
 
@@ -238,6 +270,29 @@ describe('answering server-everything’s inputs from the WebShell', () => {
     expect(await card.getByTestId('result').textContent()).toContain('Teal, like a duck’s wing.')
     expect(await card.getByTestId('input-reply-sent').textContent()).toBe(
       'Teal, like a duck’s wing.',
+    )
+    expect(errors).toEqual([])
+  })
+
+  it('sends a person’s decline of a sampling request to the server', async () => {
+    const daemon = await everythingDaemon()
+    const { page, errors } = await openShell(daemon)
+    await callTool(page, 'trigger-sampling-request', { prompt: 'Anything' })
+    const dialog = page.getByTestId('input-dialog')
+    await dialog.getByRole('button', { name: 'Decline' }).click()
+    await dialog.waitFor({ state: 'detached' })
+    const card = page.locator('[data-testid="call-card"]').first()
+    await card.getByTestId('input-resolution').waitFor()
+    expect(await card.getByTestId('input-resolution').textContent()).toMatch(
+      /^Declined by WebShell tab/,
+    )
+    const resolved = resolvedEvents(await daemon.events())
+    expect(resolved).toMatchObject([{ action: 'decline' }])
+    // The server hears the refusal: its tool fails with it instead of getting a reply.
+    const ended = page.locator('[data-testid="call-card"][data-state="error"]')
+    await ended.waitFor()
+    expect(await ended.getByTestId('result').textContent()).toMatch(
+      /^MCP error -1: declined by WebShell tab/,
     )
     expect(errors).toEqual([])
   })
