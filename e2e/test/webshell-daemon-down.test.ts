@@ -66,5 +66,5 @@ describe('the tab while Ferry is down', () => {
       errors.join('\n'),
     ).toEqual([])
     await page.close()
-  })
+  }, 60_000)
 })

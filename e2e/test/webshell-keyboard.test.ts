@@ -22,6 +22,15 @@ function focused(page: Page): Promise<{ text: string; tool: string | null; inBar
   })
 }
 
+/** Waits until focus is on the control whose text starts with `text`. */
+async function focusLandsOn(page: Page, text: string): Promise<void> {
+  await page.waitForFunction(
+    (wanted) => document.activeElement?.textContent?.trim().startsWith(wanted) === true,
+    text,
+    { timeout: 10_000 },
+  )
+}
+
 describe('answering from the keyboard', () => {
   it('takes a call from pressing Call to its answer in at most two keystrokes, and gives focus back', async () => {
     const daemon = await startDaemon({ mcpServers: { fx: fixture([], { trust: false }) } })
@@ -46,9 +55,7 @@ describe('answering from the keyboard', () => {
     await page.keyboard.press('Enter')
     const ask = page.getByTestId('question-bar').getByTestId('confirmation')
     await ask.waitFor()
-    await page.waitForFunction(() =>
-      document.activeElement?.textContent?.trim().startsWith('Allow once'),
-    )
+    await focusLandsOn(page, 'Allow once')
     // The question shows what the call will do.
     expect(JSON.parse((await ask.getByTestId('question-arguments').textContent()) ?? '')).toEqual({
       steps: 2,
@@ -61,7 +68,7 @@ describe('answering from the keyboard', () => {
     expect(pressed).toEqual(['Enter'])
     expect(pressed.length).toBeLessThanOrEqual(2)
     // Focus is back on the Call button it came from, and the bar is gone.
-    await page.waitForFunction(() => document.activeElement?.textContent?.trim() === 'Call')
+    await focusLandsOn(page, 'Call')
     expect(await focused(page)).toMatchObject({ text: 'Call', tool: 'mcp_fx_slow', inBar: false })
     expect(await page.getByTestId('question-bar').count()).toBe(0)
 
@@ -69,26 +76,28 @@ describe('answering from the keyboard', () => {
     pressed.length = 0
     await page.keyboard.press('Enter')
     await ask.waitFor()
-    await page.waitForFunction(() =>
-      document.activeElement?.textContent?.trim().startsWith('Allow once'),
-    )
+    await focusLandsOn(page, 'Allow once')
     await press('d')
     const denied = page.getByTestId('call-card').nth(1)
     await denied.getByTestId('confirmation-answer').waitFor()
     expect(await denied.getByTestId('confirmation-answer').textContent()).toMatch(/denied\.$/)
     expect(pressed).toEqual(['d'])
-    await page.waitForFunction(() => document.activeElement?.textContent?.trim() === 'Call')
+    await focusLandsOn(page, 'Call')
     expect(errors, errors.join('\n')).toEqual([])
     await page.close()
   })
 
-  it('keeps a question in view while the transcript is scrolled away, and answers it in two keys from there', async () => {
+  it('keeps questions in view while the transcript is scrolled away, queues a second one, and answers each in two keys from there', async () => {
     const daemon = await startDaemon({ mcpServers: { fx: fixture([], { trust: false }) } })
     await daemon.waitForStatus('fx', 'ready')
     // Enough rows that the transcript scrolls.
     for (let i = 0; i < 12; i++) {
-      const echo = await daemon.cli(['call', 'mcp_fx_echo', JSON.stringify({ text: `row ${i}` })])
-      expect(echo.code, echo.stderr).toBe(0)
+      const echo = await daemon.api('/call', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ tool: 'mcp_fx_echo', arguments: { text: `row ${i}` } }),
+      })
+      expect(echo.status, await echo.text()).toBe(200)
     }
     const { page, errors } = await openPage(browser())
     await page.setViewportSize({ width: 1400, height: 700 })
@@ -101,9 +110,7 @@ describe('answering from the keyboard', () => {
     const terminal = daemon.cli(['call', 'mcp_fx_slow', '{"steps":1,"delayMs":5}'])
     const ask = page.getByTestId('question-bar').getByTestId('confirmation')
     await ask.waitFor()
-    await page.waitForFunction(() =>
-      document.activeElement?.textContent?.trim().startsWith('Allow once'),
-    )
+    await focusLandsOn(page, 'Allow once')
     // Escape leaves the question open and puts focus back in the search box.
     await page.keyboard.press('Escape')
     await page.waitForFunction(() => document.activeElement?.getAttribute('type') === 'search')
@@ -117,16 +124,35 @@ describe('answering from the keyboard', () => {
     const box = await ask.boundingBox()
     expect(box !== null && box.y >= 0 && box.y + box.height <= 700).toBe(true)
 
+    // A second question queues behind the first without taking focus from the transcript.
+    const second = daemon.cli(['call', 'mcp_fx_slow', '{"steps":1,"delayMs":6}'])
+    await page.getByTestId('question-count').filter({ hasText: 'Question 1 of 2' }).waitFor()
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(
+      'transcript',
+    )
+
     // From there, two keys: Alt+Q back to the question, A to allow it once.
     await page.keyboard.press('Alt+KeyQ')
-    await page.waitForFunction(() =>
-      document.activeElement?.textContent?.trim().startsWith('Allow once'),
-    )
+    await focusLandsOn(page, 'Allow once')
     await page.keyboard.press('a')
     const finished = await terminal
     expect(finished.code, finished.stderr).toBe(0)
-    expect(await page.getByTestId('question-bar').count()).toBe(0)
+    // The next question takes over, focused; D denies it, and focus goes back to the transcript.
+    await page.getByTestId('question-count').waitFor({ state: 'detached' })
+    await focusLandsOn(page, 'Allow once')
+    expect(JSON.parse((await ask.getByTestId('question-arguments').textContent()) ?? '')).toEqual({
+      steps: 1,
+      delayMs: 6,
+    })
+    await page.keyboard.press('d')
+    expect((await second).code).not.toBe(0)
+    await page.getByTestId('question-bar').waitFor({ state: 'detached' })
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('data-testid') === 'transcript',
+      undefined,
+      { timeout: 10_000 },
+    )
     expect(errors, errors.join('\n')).toEqual([])
     await page.close()
-  })
+  }, 60_000)
 })

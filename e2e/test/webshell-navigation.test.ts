@@ -24,7 +24,7 @@ describe('finding one’s way in the WebShell', () => {
 
     // The default session holds the servers' status lines, but no call: the guidance shows.
     const empty = page.getByTestId('empty-transcript')
-    await empty.waitFor()
+    await empty.waitFor({ timeout: 10_000 })
     const text = (await empty.textContent()) ?? ''
     expect(text).toContain('No calls in this session yet.')
     expect(text).toContain('Pick a tool in the Tools pane (6 to choose from)')
@@ -87,7 +87,10 @@ describe('finding one’s way in the WebShell', () => {
     await expect.poll(() => count.textContent()).toBe('12 tools')
     expect(await page.getByTestId('pane-scope').textContent()).toBe('all servers')
 
-    // Code loaded after the first screen waits at a gate, so a lazy pane's loading line shows.
+    // With one server picked, code loaded after the first screen waits at a gate, so a lazily
+    // loaded pane shows its loading line until the gate opens.
+    await page.getByTestId('server-fx').getByRole('button', { name: 'fx' }).click()
+    await expect.poll(() => count.textContent()).toBe('6 tools')
     const held: Route[] = []
     await page.route(/\/assets\/.+\.js$/, (route) => void held.push(route))
     const tabs = page.getByRole('tab')
@@ -111,6 +114,19 @@ describe('finding one’s way in the WebShell', () => {
       expect(await pane.getAttribute('data-pane')).toBe(label.toLowerCase())
     }
     await page.unroute(/\/assets\/.+\.js$/)
+
+    // With every server picked, a pane made for one server at a time asks which, and shows it.
+    await page.getByTestId('server-all').click()
+    for (const label of labels) {
+      await page.getByRole('tab', { name: label }).click()
+      const pick = page.getByTestId('pane').getByTestId('pick-server')
+      if ((await pick.count()) === 0) continue
+      await pick.getByRole('button', { name: 'other' }).click()
+      expect(await page.getByTestId('pane-scope').textContent()).toBe('other')
+      expect(await page.getByTestId('pane').getAttribute('data-pane')).toBe(label.toLowerCase())
+      await page.getByTestId('server-all').click()
+    }
+    await page.getByRole('tab', { name: 'Tools' }).click()
 
     // Arrow keys walk the tabs and wrap around; the Tools pane comes back as it was.
     await page.getByRole('tab', { name: 'Tools' }).focus()

@@ -11,7 +11,7 @@ import {
 } from '@tanstack/virtual-core'
 import { memo } from 'preact/compat'
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks'
-import { liveApps, MAX_LIVE_APPS } from './apps/live-apps.js'
+import { MAX_LIVE_APPS, type LiveApps } from './apps/live-apps.js'
 import { CallCard } from './CallCard.js'
 import { InputLine } from './inputs/InputLine.js'
 import { EmptyTranscript } from './EmptyTranscript.js'
@@ -45,7 +45,7 @@ const RowView = memo(function RowView({ row }: { row: Row }) {
   return <StatusLine row={row} />
 })
 
-function hasLiveApp(row: Row): boolean {
+function hasLiveApp(row: Row, liveApps: LiveApps): boolean {
   return (
     row.kind === 'call' &&
     row.display?.type === 'mcp_app' &&
@@ -88,6 +88,7 @@ function Transcript({
   /** Changes whenever `rows` changed in place. */
   version: number
 }) {
+  const liveApps = useShell().store.apps
   const scroller = useRef<HTMLDivElement>(null)
   const [, rerender] = useReducer((count: number) => count + 1, 0)
   const [virtualizer] = useState(
@@ -108,7 +109,7 @@ function Transcript({
   // after telling the App, never by scrolling. Past the limit, the oldest Apps are closed.
   const appRows: number[] = []
   rows.forEach((row, index) => {
-    if (hasLiveApp(row)) appRows.push(index)
+    if (hasLiveApp(row, liveApps)) appRows.push(index)
   })
   const kept = appRows.slice(-MAX_LIVE_APPS)
   useEffect(() => {

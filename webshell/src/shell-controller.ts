@@ -12,9 +12,9 @@ import type {
   ToolInfo,
 } from '../../daemon/src/protocol/index.js'
 import { ApiError, api } from './api.js'
-import { liveApps } from './apps/live-apps.js'
 import type { ShellStore } from './store/shell-store.js'
-import { randomHex, ShellStream } from './stream.js'
+import { ShellStream, type ServerFeed, type ServerFeedMessage } from './stream.js'
+import { randomHex } from './tab-label.js'
 import { sessionInUrl, showSessionInUrl } from './token.js'
 
 export interface ShellController {
@@ -29,11 +29,29 @@ export interface ShellController {
   /** Starts a call; rejects only when it was refused before reaching the transcript. */
   callTool(tool: string, args: Record<string, unknown>): Promise<void>
   answer(callId: string, outcome: ConfirmationOutcome): Promise<unknown>
-  /** Answers an open input; rejects with the daemon's refusal (its code and message). */
   answerInput(inputId: string, answer: InputAnswer): Promise<unknown>
   cancel(callId: string): Promise<unknown>
   /** A REST request with this tab's token. */
   api<T>(path: string, method?: string, body?: unknown): Promise<T>
+  /**
+   * Hands `listener` each new trace entry or log line of `server` (the `feeds` asked for) until
+   * the returned function is called; several listeners of one server share one follow.
+   */
+  followServer(
+    server: string,
+    feeds: ServerFeed[],
+    listener: (message: ServerFeedMessage) => void,
+  ): () => void
+}
+
+interface FeedListener {
+  feeds: ServerFeed[]
+  listener: (message: ServerFeedMessage) => void
+}
+
+const FEED_OF: Record<ServerFeedMessage['type'], ServerFeed> = {
+  trace: 'trace',
+  server_log: 'logs',
 }
 
 const REFUSED_TOKEN =
@@ -47,10 +65,11 @@ export function describeFailure(error: unknown): string {
 }
 
 export function createShellController(store: ShellStore): ShellController {
-  const { token, transcript } = store
+  const { token, transcript, apps } = store
   let refreshTimer: ReturnType<typeof setTimeout> | undefined
   let stopped = false
   const cleanups: (() => void)[] = []
+  const feedListeners = new Map<string, Set<FeedListener>>()
 
   const loadServers = async (): Promise<boolean> => {
     try {
@@ -116,12 +135,31 @@ export function createShellController(store: ShellStore): ShellController {
     onFatal(message) {
       store.failure.value = message
     },
+    onServerFeed(message) {
+      for (const entry of feedListeners.get(message.server) ?? []) {
+        if (entry.feeds.includes(FEED_OF[message.type])) entry.listener(message)
+      }
+    },
   })
+
+  /** Asks the daemon for the union of what the server's listeners want, or stops following. */
+  const refollow = (server: string) => {
+    const listeners = feedListeners.get(server)
+    // Sent again on reconnection by the stream; a refusal shows as a missing feed, nothing worse.
+    const ignore = () => {}
+    if (listeners === undefined || listeners.size === 0) {
+      feedListeners.delete(server)
+      stream.unfollow(server).catch(ignore)
+      return
+    }
+    const feeds = [...new Set([...listeners].flatMap((entry) => entry.feeds))]
+    stream.follow(server, feeds).catch(ignore)
+  }
 
   const switchSession = async (id: string, push: boolean) => {
     if (id === transcript.model.value.session) return
     // The Apps of the session being left are told before their frames go.
-    await liveApps.closeAll()
+    await apps.closeAll()
     batch(() => {
       transcript.reset(id)
       store.session.value = id
@@ -151,10 +189,10 @@ export function createShellController(store: ShellStore): ShellController {
       window.addEventListener('popstate', onPopState)
       // Apps follow the page's theme, which follows the OS.
       const dark = window.matchMedia('(prefers-color-scheme: dark)')
-      const followTheme = () => liveApps.setTheme(dark.matches ? 'dark' : 'light')
+      const followTheme = () => apps.setTheme(dark.matches ? 'dark' : 'light')
       followTheme()
       dark.addEventListener('change', followTheme)
-      const leaving = () => liveApps.leaving()
+      const leaving = () => apps.leaving()
       window.addEventListener('pagehide', leaving)
       cleanups.push(
         () => window.removeEventListener('popstate', onPopState),
@@ -193,5 +231,16 @@ export function createShellController(store: ShellStore): ShellController {
     answerInput: (inputId, answer) => stream.answerInput(inputId, answer),
     cancel: (callId) => stream.cancel(callId),
     api: (path, method, body) => api(token, path, method, body),
+    followServer(server, feeds, listener) {
+      const entry = { feeds, listener }
+      const listeners = feedListeners.get(server) ?? new Set<FeedListener>()
+      feedListeners.set(server, listeners)
+      listeners.add(entry)
+      refollow(server)
+      return () => {
+        listeners.delete(entry)
+        refollow(server)
+      }
+    },
   }
 }

@@ -15,6 +15,11 @@ import type {
 // The stream's own file, not the index: values from the index would bring its zod schemas along.
 import { STREAM_AUTH_PREFIX, STREAM_PROTOCOL } from '../../daemon/src/protocol/stream.js'
 import { ApiError, api } from './api.js'
+import { tabLabel } from './tab-label.js'
+
+/** A live feed of one server, outside any session: its protocol trace or its logs. */
+export type ServerFeed = 'trace' | 'logs'
+export type ServerFeedMessage = Extract<StreamMessage, { type: 'trace' | 'server_log' }>
 
 export type Connection =
   | { state: 'connecting' }
@@ -32,6 +37,8 @@ export interface StreamHandlers {
   onConnection(connection: Connection): void
   /** A session that does not exist, or a daemon that refuses the token: retrying will not help. */
   onFatal(message: string): void
+  /** A trace entry or log line of a server this tab follows. */
+  onServerFeed(message: ServerFeedMessage): void
 }
 
 type Reply = { ok: true; callId?: string } | { ok: false; error: { code: string; message: string } }
@@ -63,6 +70,8 @@ export class ShellStream {
   private retryTimer: ReturnType<typeof setTimeout> | undefined
   private nextRef = 0
   private readonly pending = new Map<string, (reply: Reply) => void>()
+  /** Servers whose feeds this tab follows: asked for again on every (re)connection. */
+  private readonly followed = new Map<string, ServerFeed[]>()
   /** Events of one socket message burst, handed on together so a replay renders once. */
   private batch: TranscriptEvent[] = []
   private flushQueued = false
@@ -115,9 +124,20 @@ export class ShellStream {
     return this.command({ type: 'answer', ref: '', callId, outcome })
   }
 
-  /** Answers an open input; a refusal names the field that does not fit, or who answered first. */
+  /** Answers an open `input.requested`; rejects with the daemon's reason (a field that does not fit). */
   answerInput(inputId: string, answer: InputAnswer): Promise<string | undefined> {
     return this.command({ type: 'answer_input', ref: '', inputId, ...answer })
+  }
+
+  /** Follows `feeds` of `server` (replacing what was followed of it) until `unfollow`. */
+  follow(server: string, feeds: ServerFeed[]): Promise<string | undefined> {
+    this.followed.set(server, feeds)
+    return this.command({ type: 'follow_server', ref: '', server, feeds })
+  }
+
+  unfollow(server: string): Promise<string | undefined> {
+    this.followed.delete(server)
+    return this.command({ type: 'unfollow_server', ref: '', server })
   }
 
   /** Sends a command and resolves with its reply; rejects when the daemon refuses it. */
@@ -173,6 +193,9 @@ export class ShellStream {
         ...(this.session === undefined ? {} : { session: this.session }),
         afterSeq: this.lastSeq,
       })
+      for (const [server, feeds] of this.followed) {
+        this.send({ type: 'follow_server', ref: `r${++this.nextRef}`, server, feeds })
+      }
     })
     ws.addEventListener('message', (message: MessageEvent<string>) => {
       if (this.ws !== ws) return
@@ -265,6 +288,10 @@ export class ShellStream {
       case 'error':
         if (message.error.code === 'not_found') this.fatal(message.error.message)
         return
+      case 'trace':
+      case 'server_log':
+        this.handlers.onServerFeed(message)
+        return
     }
   }
 
@@ -290,26 +317,4 @@ export class ShellStream {
     const delay = Math.min(FIRST_RETRY_MS * 2 ** (this.attempt - 1), MAX_RETRY_MS)
     this.retryTimer = setTimeout(() => void this.connect(), delay)
   }
-}
-
-/** `bytes` random bytes as hex: ids that only need to be unlikely to repeat. */
-export function randomHex(bytes: number): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (byte) =>
-    byte.toString(16).padStart(2, '0'),
-  ).join('')
-}
-
-/** "WebShell tab 3f2a (Chrome)": the short id tells two tabs apart and survives a reload. */
-export function tabLabel(): string {
-  let id = sessionStorage.getItem('ferry.tab')
-  if (id === null) {
-    id = randomHex(2)
-    sessionStorage.setItem('ferry.tab', id)
-  }
-  return `WebShell tab ${id} (${browserName()})`
-}
-
-function browserName(): string {
-  const match = /(Firefox|Edg|Chrome|Chromium|Safari)\/[\d.]+/.exec(navigator.userAgent)
-  return match?.[1] ?? 'browser'
 }

@@ -2,11 +2,11 @@
 // with the reason it is not shown. The sandbox origin is this page's origin with its loopback IP
 // literal swapped for `localhost`; a page reached any other way has no isolation origin to use.
 
-import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks'
+import { useLayoutEffect, useRef, useState } from 'preact/hooks'
 import type { CallToolResult } from '../../../daemon/src/protocol/index.js'
 import { ResultView } from '../result/ResultView.js'
 import type { AppDisplay } from './app-view.js'
-import { liveApps } from './live-apps.js'
+import { useShell } from '../store/shell-context.js'
 
 export function sandboxOrigin(location: Location): string | null {
   const host = location.hostname
@@ -21,6 +21,7 @@ export function wantsClipboard(display: AppDisplay): boolean {
 }
 
 function ClipboardQuestion({ callId }: { callId: string }) {
+  const liveApps = useShell().store.apps
   return (
     <div class="app-permission" data-testid="app-permission">
       <p class="app-note">This App asks to write to your clipboard.</p>
@@ -55,8 +56,9 @@ export function AppFrame({
   const container = useRef<HTMLDivElement>(null)
   const [failure, setFailure] = useState<string | null>(null)
   const [stopped, setStopped] = useState<string | null>(null)
-  const [, rerender] = useReducer((count: number) => count + 1, 0)
-  useEffect(() => liveApps.subscribe(() => rerender(0)), [])
+  const liveApps = useShell().store.apps
+  // Read so the card renders again when its App is closed or reopened.
+  void liveApps.changes.value
   const closed = liveApps.isClosed(callId)
   const clipboard = wantsClipboard(display) ? liveApps.clipboardAnswer(callId) : false
 

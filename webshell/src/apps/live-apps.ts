@@ -1,7 +1,9 @@
 // The Apps on screen, by call id. An App's iframe is only removed after the App was told
 // (`ui/resource-teardown`, answered or timed out), so whatever removes one goes through here:
-// switching sessions, too many Apps open at once, or the card itself going away.
+// switching sessions, too many Apps open at once, or the card itself going away. One per tab, made
+// by the shell store; cards read `changes` to follow what is closed and what the person allowed.
 
+import { signal } from '@preact/signals'
 import type { AppView, Theme } from './app-view.js'
 
 /** How long an App may take to answer a teardown before its frame goes anyway. */
@@ -14,7 +16,8 @@ export class LiveApps {
   private readonly closed = new Set<string>()
   /** The person's answer to an App's clipboard request, kept while the page lives. */
   private readonly clipboard = new Map<string, boolean>()
-  private readonly listeners = new Set<() => void>()
+  /** Bumped when an App closes or reopens, or a clipboard answer is given. */
+  readonly changes = signal(0)
   private theme: Theme = 'light'
 
   isClosed(callId: string): boolean {
@@ -78,14 +81,7 @@ export class LiveApps {
     for (const id of [...this.views.keys()]) this.drop(id)
   }
 
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
-  }
-
   private notify(): void {
-    for (const listener of this.listeners) listener()
+    this.changes.value += 1
   }
 }
-
-export const liveApps = new LiveApps()

@@ -17,6 +17,7 @@ import type {
   ServerStatus,
   ToolInfo,
 } from '../../../daemon/src/protocol/index.js'
+import { LiveApps } from '../apps/live-apps.js'
 import type { Connection } from '../stream.js'
 import { createNavStore, type NavStore } from './nav-store.js'
 import { createQuestionStore, type QuestionStore } from './question-store.js'
@@ -42,6 +43,8 @@ export interface ShellStore {
   serversStale: Signal<boolean>
   transcript: TranscriptStore
   questions: QuestionStore
+  /** The MCP Apps on screen. */
+  apps: LiveApps
   nav: NavStore
   /** Takes a `server.status` event's news into the list before it is read again. */
   noteServerStatus(server: string, status: ServerStatus, error: string | null): void
@@ -64,6 +67,7 @@ export function createShellStore(token: string, session?: string): ShellStore {
     serversStale,
     transcript,
     questions: createQuestionStore(transcript),
+    apps: new LiveApps(),
     nav: createNavStore(),
     noteServerStatus(name, status, error) {
       const list = servers.value
