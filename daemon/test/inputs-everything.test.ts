@@ -1,5 +1,7 @@
 import { Client } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
+import { dirname, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ToolInfo } from '../src/protocol/index.js'
 import { cleanup, startDaemon, waitFor, type TestDaemon } from './harness.js'
@@ -189,5 +191,156 @@ describe('server-everything asks the people in Ferry', () => {
     const bad = await post(input.inputId, { action: 'maybe' })
     expect(bad.status).toBe(400)
     tab.ws.close()
+  })
+
+  it('shows its URL question with the URL and origin, and sends the accept', async () => {
+    const tab = await answerer(daemon)
+    const url = 'https://login.example.org/device?code=ABCD'
+    const { callId } = await startCall(tab, 'mcp_everything_trigger-url-elicitation', { url })
+    const input = await nextInput(tab, callId)
+    expect(input).toMatchObject({
+      kind: 'url',
+      url,
+      urlOrigin: 'https://login.example.org',
+      message: 'Please open the link to complete this action.',
+    })
+    await answerInput(tab, input.inputId, { action: 'accept' })
+    const { text } = await endOf(tab, callId)
+    expect(text).toContain('✅ User completed the URL elicitation flow.')
+    expect(text).toContain(`URL: ${url}`)
+    tab.ws.close()
+  })
+
+  it('declines its sampling request at once when nobody can answer, and the server hears why', async () => {
+    // A session of its own, where nothing is attached.
+    const created = await daemon.api('/sessions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'unattended' }),
+    })
+    const session = ((await created.json()) as { id: string }).id
+    const response = await daemon.api('/call', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        tool: 'mcp_everything_trigger-sampling-request',
+        arguments: { prompt: 'Hi' },
+        session,
+      }),
+    })
+    const body = (await response.json()) as { result: { isError?: boolean; content: unknown } }
+    expect(body.result.isError).toBe(true)
+    expect(JSON.stringify(body.result.content)).toContain(
+      'nobody attached to Ferry can answer it: open the WebShell',
+    )
+    const events = await daemon.events(session)
+    const requested = events.find((e) => e.type === 'input.requested')
+    expect(requested).toMatchObject({ kind: 'sampling', server: 'everything' })
+    expect(events.find((e) => e.type === 'input.resolved')).toMatchObject({
+      action: 'decline',
+      client: null,
+      reason: expect.stringContaining('nobody attached to Ferry can answer it'),
+    })
+  })
+
+  it("answers its sampling request with a WebSocket client's reply", async () => {
+    const tab = await answerer(daemon)
+    const { callId } = await startCall(tab, 'mcp_everything_trigger-sampling-request', {
+      prompt: 'Say hi',
+      maxTokens: 20,
+    })
+    const input = await nextInput(tab, callId)
+    expect(input).toMatchObject({
+      kind: 'sampling',
+      message: 'asks for a model reply to 1 message, at most 20 tokens',
+      sampling: {
+        messages: [
+          {
+            role: 'user',
+            content: { type: 'text', text: 'Resource trigger-sampling-request context: Say hi' },
+          },
+        ],
+        systemPrompt: 'You are a helpful test server.',
+        maxTokens: 20,
+        temperature: 0.7,
+      },
+    })
+    await answerInput(tab, input.inputId, {
+      action: 'accept',
+      content: { text: 'Hi from a person', model: 'person-1' },
+    })
+    const { text } = await endOf(tab, callId)
+    expect(text).toContain('"text": "Hi from a person"')
+    expect(text).toContain('"model": "person-1"')
+    tab.ws.close()
+  })
+})
+
+describe("server-everything's roots", () => {
+  let daemon: TestDaemon
+  let shared: string
+
+  beforeAll(async () => {
+    daemon = await startDaemon({
+      mcpServers: {
+        plain: everything(),
+        custom: everything({ roots: ['./first'] }),
+        none: everything({ roots: false }),
+      },
+    })
+    shared = dirname(daemon.configPath)
+    await Promise.all(
+      ['plain', 'custom', 'none'].map((name) => daemon.waitForStatus(name, 'ready')),
+    )
+  })
+  afterAll(cleanup)
+
+  const rootsText = async (server: string) => {
+    const response = await daemon.api('/call', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tool: `mcp_${server}_get-roots-list`, arguments: {} }),
+    })
+    const body = (await response.json()) as { result: { content: Array<{ text: string }> } }
+    return body.result.content.map((block) => block.text).join('\n')
+  }
+
+  it('lists the workspace directory as the root of a server whose settings name none', async () => {
+    const text = await waitFor(async () => {
+      const listed = await rootsText('plain')
+      return listed.includes('1 total') ? listed : undefined
+    })
+    expect(text).toContain(`URI: ${pathToFileURL(daemon.workspace).href}`)
+  })
+
+  it('declares no roots to a server whose settings say false, which then offers no roots tool', async () => {
+    const tools = (await (await daemon.api('/tools?server=none')).json()) as ToolInfo[]
+    expect(tools.length).toBeGreaterThan(0)
+    expect(tools.map((tool) => tool.tool)).not.toContain('get-roots-list')
+  })
+
+  it('tells a server its changed roots on reload without reconnecting, and the server asks again', async () => {
+    expect(await rootsText('custom')).toContain(`URI: ${pathToFileURL(join(shared, 'first')).href}`)
+    const before = (await daemon.servers()).find((server) => server.name === 'custom')
+    await daemon.writeSettings({
+      mcpServers: {
+        plain: everything(),
+        custom: everything({ roots: ['./second', '/srv/third'] }),
+        none: everything({ roots: false }),
+      },
+    })
+    const reload = (await (await daemon.api('/reload', { method: 'POST' })).json()) as {
+      unchanged: string[]
+    }
+    expect(reload.unchanged).toContain('custom')
+    // The server keeps the roots it was given until told they changed; then it asks again.
+    const text = await waitFor(async () => {
+      const listed = await rootsText('custom')
+      return listed.includes('2 total') ? listed : undefined
+    })
+    expect(text).toContain(`URI: ${pathToFileURL(join(shared, 'second')).href}`)
+    expect(text).toContain('URI: file:///srv/third')
+    const after = (await daemon.servers()).find((server) => server.name === 'custom')
+    expect(after?.restartCount).toBe(before?.restartCount)
   })
 })

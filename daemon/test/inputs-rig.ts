@@ -27,6 +27,25 @@ export async function answerer(daemon: TestDaemon, label = 'the tab'): Promise<T
   return stream
 }
 
+/** Events stored after the stream subscribed, not those its subscription replayed. */
+export function fresh(stream: TestStream): TranscriptEvent[] {
+  const subscribed = stream.messages.find((m) => m.type === 'subscribed')
+  const head = subscribed?.type === 'subscribed' ? subscribed.headSeq : 0
+  return stream.events.filter((event) => event.seq > head)
+}
+
+/** The first question of `server` stored after the stream subscribed. */
+export function questionOf(stream: TestStream, server: string): Promise<Requested> {
+  return waitFor(
+    () =>
+      fresh(stream).find(
+        (e): e is Requested => e.type === 'input.requested' && e.server === server,
+      ),
+    15_000,
+    `a question of ${server}`,
+  )
+}
+
 let refs = 0
 
 /** Starts a call from `stream`; resolves with its id once it is recorded. */

@@ -39,7 +39,8 @@ export interface ElicitQuestion {
 export interface UrlQuestion {
   message: string
   url: string
-  elicitationId: string
+  /** Legacy only: the id a later `notifications/elicitation/complete` names. */
+  elicitationId?: string | undefined
 }
 
 /** How a sampling request was answered: the reply to send, or why there is none. */

@@ -1,5 +1,6 @@
 // All sessions of the daemon, stored under `<stateDir>/sessions/<id>/`: load at start (marking
-// calls the previous run left open as interrupted), create, rename, delete, find the default.
+// calls the previous run left open as interrupted, and its open questions as withdrawn), create,
+// rename, delete, find the default.
 
 import { randomBytes } from 'node:crypto'
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
@@ -146,6 +147,10 @@ export class SessionManager {
     }
     for (const callId of session.unfinishedCalls()) {
       await session.emit({ type: 'call.interrupted', callId }, null)
+    }
+    for (const inputId of session.openInputs()) {
+      const reason = 'Ferry stopped while it was open'
+      await session.emit({ type: 'input.resolved', inputId, action: 'cancel', reason }, null)
     }
     return session
   }

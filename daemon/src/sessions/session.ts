@@ -203,6 +203,16 @@ export class Session {
     return [...open]
   }
 
+  /** Questions that were asked and never resolved (the daemon stopped while they were open). */
+  openInputs(): string[] {
+    const open = new Set<string>()
+    for (const event of this.events) {
+      if (event.type === 'input.requested') open.add(event.inputId)
+      else if (event.type === 'input.resolved') open.delete(event.inputId)
+    }
+    return [...open]
+  }
+
   close(): Promise<void> {
     this.subscribers.clear()
     return this.log.close()
