@@ -222,6 +222,12 @@ describe('answering server-everything’s inputs from the WebShell', () => {
     const dialog = page.getByTestId('input-dialog')
     await dialog.waitFor({ timeout: 10_000 })
     expect(await dialog.getByTestId('input-url').textContent()).toBe(target)
+    // The call that asked, with its arguments.
+    expect(
+      JSON.parse((await dialog.getByTestId('input-call-arguments').textContent()) ?? ''),
+    ).toMatchObject({
+      url: target,
+    })
     expect(await dialog.getByTestId('input-url-origin').textContent()).toBe(new URL(target).origin)
     expect(page.context().pages()).toHaveLength(1)
 
