@@ -211,6 +211,18 @@ describe('server-everything asks the people in Ferry', () => {
     tab.ws.close()
   })
 
+  it('declines a URL question whose URL is not a web page, without showing it', async () => {
+    const tab = await answerer(daemon)
+    const { callId } = await startCall(tab, 'mcp_everything_trigger-url-elicitation', {
+      url: 'javascript:alert(document.domain)',
+    })
+    const { text } = await endOf(tab, callId)
+    expect(text).toContain('❌ User declined to open the URL')
+    expect(text).toContain('Ferry offers only http(s) pages to open')
+    expect(tab.events.some((e) => e.type === 'input.requested' && e.callId === callId)).toBe(false)
+    tab.ws.close()
+  })
+
   it('declines its sampling request at once when nobody can answer, and the server hears why', async () => {
     // A session of its own, where nothing is attached.
     const created = await daemon.api('/sessions', {

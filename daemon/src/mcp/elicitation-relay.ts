@@ -71,10 +71,11 @@ export function declined(reason: string): ElicitResult {
   return { action: 'decline', _meta: { [DECLINE_REASON_META_KEY]: reason } }
 }
 
-const ENDED = 'the call it belonged to ended'
+/** Why a question was withdrawn when its call ended. */
+export const CALL_ENDED = 'the call it belonged to ended'
 
 function withdrawn(): ElicitResult {
-  return { action: 'cancel', _meta: { [DECLINE_REASON_META_KEY]: ENDED } }
+  return { action: 'cancel', _meta: { [DECLINE_REASON_META_KEY]: CALL_ENDED } }
 }
 
 type Question =
@@ -124,10 +125,18 @@ export class RunningCall {
 function allAborted(signals: readonly AbortSignal[]): AbortSignal {
   const controller = new AbortController()
   const check = () => {
-    if (signals.every((signal) => signal.aborted)) controller.abort()
+    if (signals.every((signal) => signal.aborted)) controller.abort(CALL_ENDED)
   }
   for (const signal of signals) signal.addEventListener('abort', check, { once: true })
   check()
+  return controller.signal
+}
+
+/** Aborts with `reason` (which the question's record gives) once `signal` does. */
+function because(signal: AbortSignal, reason: string): AbortSignal {
+  const controller = new AbortController()
+  if (signal.aborted) controller.abort(reason)
+  else signal.addEventListener('abort', () => controller.abort(reason), { once: true })
   return controller.signal
 }
 
@@ -169,7 +178,7 @@ async function answer(
       case 'url':
         return await asking(calls, request, withdrawn(), (s) => asker.url(question.question, s))
       case 'sampling':
-        return await asking(calls, request, { refused: ENDED }, (s) =>
+        return await asking(calls, request, { refused: CALL_ENDED }, (s) =>
           asker.sampling(question.params, s),
         )
     }
@@ -262,7 +271,7 @@ export class ElicitationRelay {
       this.options.onDecline(null, reason)
       return question.kind === 'sampling' ? { refused: reason } : declined(reason)
     }
-    const outcome = await answer(calls, asker, question, signal)
+    const outcome = await answer(calls, asker, question, because(signal, 'the server withdrew it'))
     this.noteDecline(rest.length === 0 ? first.tool : null, outcome)
     return outcome
   }

@@ -8,6 +8,7 @@ import type { CreateMessageResult, ElicitResult } from '@modelcontextprotocol/cl
 import { ErrorCode, FerryError, errorMessage } from '../errors.js'
 import type { Log } from '../log.js'
 import {
+  CALL_ENDED,
   DECLINE_REASON_META_KEY,
   type CallAsker,
   type ElicitationAsker,
@@ -50,7 +51,6 @@ interface OpenInput {
 
 export const NOBODY_CAN_ANSWER =
   'nobody attached to Ferry can answer it: open the WebShell (`ferry open`) or attach a terminal (`ferry attach`), then call again'
-export const CALL_ENDED = 'the call it belonged to ended'
 export const ANSWERERS_LEFT = 'every client that could answer it detached'
 
 /** Answers are remembered this long after the fact, to tell late clients who answered. */
@@ -114,7 +114,8 @@ export class InputBroker {
     }
     const callerCanAnswer = only?.callerCanAnswer === true
     await this.emit(sessions, event, null)
-    if (signal.aborted) return this.end(inputId, sessions, 'cancel', CALL_ENDED)
+    const why = () => (typeof signal.reason === 'string' ? signal.reason : CALL_ENDED)
+    if (signal.aborted) return this.end(inputId, sessions, 'cancel', why())
     if (!callerCanAnswer && !sessions.some((session) => session.answererCount() > 0)) {
       const reason =
         only?.callerUnable === undefined
@@ -124,7 +125,7 @@ export class InputBroker {
     }
     return new Promise<InputOutcome>((resolve) => {
       this.open.set(inputId, { question, sessions, callerCanAnswer, server, resolve })
-      signal.addEventListener('abort', () => this.withdraw(inputId, CALL_ENDED), { once: true })
+      signal.addEventListener('abort', () => this.withdraw(inputId, why()), { once: true })
     })
   }
 

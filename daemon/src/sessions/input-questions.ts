@@ -59,7 +59,7 @@ function summary(params: CreateMessageRequestParams): string {
   return `asks for a model reply to ${count} message${count === 1 ? '' : 's'}${limit}`
 }
 
-/** The `input.requested` event of a question; throws (BadRequest) for a URL that is not one. */
+/** The `input.requested` event of a question; throws (BadRequest) for a URL that is no web page. */
 export function requestedEvent(
   inputId: string,
   callId: string | null,
@@ -75,13 +75,20 @@ export function requestedEvent(
         requestedSchema: recordedSchema(question.requestedSchema),
       }
     case 'url': {
-      let origin: string
+      let url: URL
       try {
-        origin = new URL(question.url).origin
+        url = new URL(question.url)
       } catch {
         throw new FerryError(ErrorCode.BadRequest, 'the URL it asks to open is not a valid URL')
       }
-      return { ...base, message: question.message, url: question.url, urlOrigin: origin }
+      // Only a web page is offered to open: never script, data or local files.
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        throw new FerryError(
+          ErrorCode.BadRequest,
+          `the URL it asks to open is a ${url.protocol} URL; Ferry offers only http(s) pages to open`,
+        )
+      }
+      return { ...base, message: question.message, url: question.url, urlOrigin: url.origin }
     }
     case 'sampling': {
       const p = question.params
