@@ -5,6 +5,7 @@
 import { useState } from 'preact/hooks'
 import type { ClientRef } from '../../daemon/src/protocol/index.js'
 import { AppFrame } from './apps/AppFrame.js'
+import { InputLine } from './inputs/InputLine.js'
 import { OUTCOMES } from './questions/ConfirmationQuestion.js'
 import { ResultView } from './result/ResultView.js'
 import { useShell } from './store/shell-context.js'
@@ -154,6 +155,9 @@ export function CallCard({ row }: { row: CallRow }) {
         <pre data-testid="call-arguments">{JSON.stringify(row.arguments, null, 2)}</pre>
       </details>
       <Confirmation row={row} />
+      {row.inputs.map((input) => (
+        <InputLine key={input.inputId} input={input} />
+      ))}
       {running && <Progress row={row} />}
       {running && (
         <button type="button" class="cancel" disabled={stale} onClick={() => void cancel()}>

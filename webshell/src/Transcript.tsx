@@ -13,6 +13,7 @@ import { memo } from 'preact/compat'
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks'
 import { MAX_LIVE_APPS, type LiveApps } from './apps/live-apps.js'
 import { CallCard } from './CallCard.js'
+import { InputLine } from './inputs/InputLine.js'
 import { EmptyTranscript } from './EmptyTranscript.js'
 import { useShell } from './store/shell-context.js'
 import type { CallRow, NoticeRow, Row, StatusRow } from './transcript.js'
@@ -40,6 +41,7 @@ function StatusLine({ row }: { row: StatusRow }) {
 const RowView = memo(function RowView({ row }: { row: Row }) {
   if (row.kind === 'call') return <CallCard row={row} />
   if (row.kind === 'notice') return <NoticeLine row={row} />
+  if (row.kind === 'input') return <InputLine input={row.input} />
   return <StatusLine row={row} />
 })
 

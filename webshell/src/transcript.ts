@@ -12,6 +12,7 @@ import type {
   ServerStatus,
   TranscriptEvent,
 } from '../../daemon/src/protocol/index.js'
+import { entryOf, resolve, type InputEntry } from './inputs/input-entries.js'
 
 export type CallState =
   'running' | 'confirming' | 'done' | 'error' | 'failed' | 'cancelled' | 'interrupted'
@@ -38,6 +39,17 @@ export interface CallRow {
   failure: { code: string; message: string } | null
   /** The seq of the event that ended the call. */
   endSeq: number | null
+  /** What the server asked of a person during the call, in order. */
+  inputs: InputEntry[]
+}
+
+/** An input asked outside any call the transcript holds. */
+export interface InputRow {
+  kind: 'input'
+  key: string
+  seq: number
+  time: string
+  input: InputEntry
 }
 
 export interface NoticeRow {
@@ -59,15 +71,15 @@ export interface StatusRow {
   error: string | null
 }
 
-export type Row = CallRow | NoticeRow | StatusRow
+export type Row = CallRow | NoticeRow | StatusRow | InputRow
 
 /** What a question is about; each kind has its view in questions/views.ts. */
-export type QuestionKind = 'confirmation'
+export type QuestionKind = 'confirmation' | 'input'
 
 /** A question waiting for the person's answer, shown in the question bar until it closes. */
 export interface OpenQuestion {
   kind: QuestionKind
-  /** Unique among open questions: `confirmation:<callId>`. */
+  /** Unique among open questions: `confirmation:<callId>` or `input:<inputId>`. */
   id: string
   /** The call it belongs to, when known. */
   callId: string | null
@@ -77,6 +89,8 @@ export interface OpenQuestion {
 export class TranscriptModel {
   readonly rows: Row[] = []
   private readonly callIndex = new Map<string, number>()
+  /** Where each input is shown: its call's row, or a row of its own. */
+  private readonly inputIndex = new Map<string, number>()
   private readonly open = new Map<string, OpenQuestion>()
   /** Made again only when the open questions change, so a view of them can skip rendering. */
   private openList: readonly OpenQuestion[] = []
@@ -106,6 +120,15 @@ export class TranscriptModel {
   call(callId: string): CallRow | undefined {
     const index = this.callIndex.get(callId)
     return index === undefined ? undefined : (this.rows[index] as CallRow)
+  }
+
+  /** The input `inputId` as it stands, if the transcript holds it. */
+  input(inputId: string): InputEntry | undefined {
+    const index = this.inputIndex.get(inputId)
+    const row = index === undefined ? undefined : this.rows[index]
+    if (row?.kind === 'input') return row.input
+    if (row?.kind === 'call') return row.inputs.find((input) => input.inputId === inputId)
+    return undefined
   }
 
   /** The questions waiting for an answer, oldest first. */
@@ -147,8 +170,13 @@ export class TranscriptModel {
           display: null,
           failure: null,
           endSeq: null,
+          inputs: [],
         })
         return false
+      case 'input.requested':
+        return this.askInput(event)
+      case 'input.resolved':
+        return this.resolveInput(event)
       case 'confirmation.requested': {
         const row = this.call(event.callId)
         if (row === undefined || isEnded(row.state)) return false
@@ -223,6 +251,40 @@ export class TranscriptModel {
       default:
         return false
     }
+  }
+
+  private askInput(event: Extract<TranscriptEvent, { type: 'input.requested' }>): boolean {
+    const entry = entryOf(event)
+    const row = event.callId === null ? undefined : this.call(event.callId)
+    if (row !== undefined) {
+      this.inputIndex.set(entry.inputId, this.callIndex.get(row.callId) ?? -1)
+      this.update(row.callId, (current) => ({ inputs: [...current.inputs, entry] }))
+    } else {
+      this.inputIndex.set(entry.inputId, this.rows.length)
+      this.rows.push({
+        kind: 'input',
+        key: `i${entry.inputId}`,
+        seq: event.seq,
+        time: event.time,
+        input: entry,
+      })
+    }
+    const id = `input:${entry.inputId}`
+    return this.setQuestion(id, { kind: 'input', id, callId: event.callId, seq: event.seq })
+  }
+
+  private resolveInput(event: Extract<TranscriptEvent, { type: 'input.resolved' }>): boolean {
+    const index = this.inputIndex.get(event.inputId)
+    const row = index === undefined ? undefined : this.rows[index]
+    if (index !== undefined && row?.kind === 'input') {
+      this.rows[index] = { ...row, input: resolve(row.input, event) }
+    } else if (index !== undefined && row?.kind === 'call') {
+      const inputs = row.inputs.map((input) =>
+        input.inputId === event.inputId ? resolve(input, event) : input,
+      )
+      this.rows[index] = { ...row, inputs }
+    }
+    return this.setQuestion(`input:${event.inputId}`, null)
   }
 
   private update(callId: string, change: (row: CallRow) => Partial<CallRow>): void {

@@ -25,6 +25,13 @@ export interface SchemaFormProps {
   idPrefix: string
   submitLabel?: string
   onSubmit: (args: Record<string, unknown>) => void
+  /** Problems found after submitting (a refusal naming a field), shown as the form's own are. */
+  refusals?: readonly FieldError[]
+  /** More buttons beside the submit button. */
+  actions?: JSX.Element
+  testId?: string
+  /** Said when the schema has no fields. */
+  emptyText?: string
 }
 
 export function SchemaForm(props: SchemaFormProps): JSX.Element {
@@ -42,6 +49,10 @@ function SchemaFormBody({
   idPrefix,
   submitLabel = 'Call',
   onSubmit,
+  refusals,
+  actions,
+  testId = 'tool-form',
+  emptyText,
 }: SchemaFormProps): JSX.Element {
   const analysis = useMemo(() => analyseSchema(schema), [schema])
   const root: ObjectField | null = analysis.supported ? analysis.root : null
@@ -69,6 +80,10 @@ function SchemaFormBody({
     setErrors(found)
     setFocusRequest((count) => count + 1)
   }
+
+  useEffect(() => {
+    if (refusals !== undefined && refusals.length > 0) fail([...refusals])
+  }, [refusals])
 
   const edit: Edit = (segments, update) => {
     setState((current) => {
@@ -143,7 +158,7 @@ function SchemaFormBody({
 
   const jsonId = `${idPrefix.replace(/\s/gu, '_')}-json`
   return (
-    <form data-testid="tool-form" class="sf-form" noValidate ref={formRef} onSubmit={submit}>
+    <form data-testid={testId} class="sf-form" noValidate ref={formRef} onSubmit={submit}>
       {analysis.supported ? (
         <div class="sf-toolbar">
           <button type="button" class="sf-toggle" onClick={toggle}>
@@ -164,7 +179,7 @@ function SchemaFormBody({
           state={state}
           errors={errors}
           notes={notes}
-          ctx={{ idPrefix, errors: byPath(errors), notes: byPath(notes), edit }}
+          ctx={{ idPrefix, errors: byPath(errors), notes: byPath(notes), edit, emptyText }}
         />
       ) : (
         <JsonEditor
@@ -179,6 +194,7 @@ function SchemaFormBody({
         <button type="submit" disabled={checking}>
           {submitLabel}
         </button>
+        {actions}
         {checking && (
           <span class="sf-checking" role="status">
             Checking patterns…

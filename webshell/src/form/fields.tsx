@@ -4,7 +4,8 @@
 
 import type { JSX } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
-import type { ArrayField, Field, ObjectField, Primitive } from './schema-model.js'
+import { formatPlaceholder, inputType } from './formats.js'
+import type { ArrayField, Field, MultiChoiceField, ObjectField, Primitive } from './schema-model.js'
 import { formatPath, pathId, type PathSegment } from './path.js'
 import { addItem, removeItem, type FieldState, type ObjectState } from './values.js'
 
@@ -20,6 +21,8 @@ export interface FormContext {
   /** Notes that do not stop a submit (a pattern left to the server), by path. */
   notes: ReadonlyMap<string, string[]>
   edit: Edit
+  /** Said when the schema has no fields. */
+  emptyText?: string
 }
 
 interface FieldProps {
@@ -41,7 +44,9 @@ export function RootFields(props: {
   state: ObjectState
   ctx: FormContext
 }): JSX.Element {
-  if (props.root.fields.length === 0) return <p class="sf-empty">This tool takes no arguments.</p>
+  if (props.root.fields.length === 0) {
+    return <p class="sf-empty">{props.ctx.emptyText ?? 'This tool takes no arguments.'}</p>
+  }
   return <>{children(props.root, props.state, [], props.ctx)}</>
 }
 
@@ -96,6 +101,9 @@ function FieldView(props: FieldProps): JSX.Element {
   }
   if (field.kind === 'array' && state.kind === 'array') {
     return <ArrayView {...props} field={field} state={state} />
+  }
+  if (field.kind === 'multichoice' && state.kind === 'multi') {
+    return <MultiChoiceView {...props} field={field} state={state} />
   }
   return <LeafView {...props} />
 }
@@ -265,6 +273,58 @@ export function optionText(option: Primitive, options: readonly Primitive[]): st
   return mixed ? JSON.stringify(option) : String(option)
 }
 
+/** What each option is shown as: its title where the schema gives one, else its value. */
+function optionLabels(field: { options: Primitive[]; labels: (string | undefined)[] }): string[] {
+  return field.options.map(
+    (option, index) => field.labels[index] ?? optionText(option, field.options),
+  )
+}
+
+function MultiChoiceView(
+  props: FieldProps & { field: MultiChoiceField; state: Extract<FieldState, { kind: 'multi' }> },
+): JSX.Element {
+  const { field, state, segments, ctx } = props
+  const described = describe(props)
+  const invalid = described.messages.length > 0 ? 'true' : undefined
+  const labels = optionLabels(field)
+  const toggle = (index: number, checked: boolean): void => {
+    const others = state.selected.filter((chosen) => chosen !== index)
+    const selected = checked ? [...others, index].sort((a, b) => a - b) : others
+    ctx.edit(segments, () => ({ kind: 'multi', selected }))
+  }
+  const required = needsInput(props) && (field.minItems ?? 0) > 0
+  return (
+    <fieldset
+      class="sf-group sf-multi"
+      aria-describedby={described.describedBy}
+      aria-invalid={invalid}
+      data-testid="field-multichoice"
+    >
+      <legend>
+        {props.label}
+        <RequiredMarker shown={required} />
+      </legend>
+      <Description id={described.descriptionId} text={field.description} />
+      {labels.map((label, index) => {
+        const id = pathId(ctx.idPrefix, described.path, `option${index}`)
+        return (
+          <div class="sf-field sf-check" key={id}>
+            <input
+              id={id}
+              type="checkbox"
+              data-invalid={index === 0 ? invalid : undefined}
+              checked={state.selected.includes(index)}
+              onChange={(event) => toggle(index, event.currentTarget.checked)}
+            />
+            <label for={id}>{label}</label>
+          </div>
+        )
+      })}
+      <Errors described={described} />
+    </fieldset>
+  )
+}
+
 function LeafView(props: FieldProps): JSX.Element {
   const { field, state, segments, ctx } = props
   const described = describe(props)
@@ -302,20 +362,20 @@ function LeafView(props: FieldProps): JSX.Element {
     )
   } else if (field.kind === 'choice') {
     const index = state.kind === 'choice' ? state.index : null
-    const texts = field.options.map((option) => optionText(option, field.options))
+    // Options are told apart by position: two titles, or a title and a value, may read alike.
     control = (
       <select
         {...common}
         aria-required={required ? 'true' : undefined}
-        value={index === null ? '' : (texts[index] ?? '')}
+        value={index === null ? '' : String(index)}
         onChange={(event) => {
-          const chosen = texts.indexOf(event.currentTarget.value)
-          set({ kind: 'choice', index: chosen >= 0 ? chosen : null })
+          const text = event.currentTarget.value
+          set({ kind: 'choice', index: text === '' ? null : Number(text) })
         }}
       >
         {(!field.required || field.nullable || index === null) && <option value="">—</option>}
-        {texts.map((text) => (
-          <option key={text} value={text}>
+        {optionLabels(field).map((text, position) => (
+          <option key={position} value={String(position)}>
             {text}
           </option>
         ))}
@@ -350,10 +410,12 @@ function LeafView(props: FieldProps): JSX.Element {
       />
     )
   } else {
+    const format = field.kind === 'string' ? field.format : undefined
     control = (
       <input
         {...common}
-        type="text"
+        type={inputType(format)}
+        placeholder={formatPlaceholder(format)}
         aria-required={required ? 'true' : undefined}
         value={state.kind === 'text' ? state.text : ''}
         onInput={(event) => set({ kind: 'text', text: event.currentTarget.value })}

@@ -3,6 +3,7 @@
 // unsupported, with a reason naming where, so the WebShell offers raw JSON instead of a form that
 // would send arguments the server did not ask for.
 
+import { constUnion, enumNames } from './choices.js'
 import { childPath, itemsSchemaPath } from './path.js'
 
 export type Primitive = string | number | boolean
@@ -43,10 +44,24 @@ export interface BooleanField extends FieldBase {
   kind: 'boolean'
 }
 
-/** An `enum` or `const`: one of a fixed list of primitive values (null is folded into nullable). */
+/**
+ * An `enum`, a `const`, or a union of constants (`oneOf`/`anyOf` of `{ const, title }`): one of a
+ * fixed list of primitive values (null is folded into nullable).
+ */
 export interface ChoiceField extends FieldBase {
   kind: 'choice'
   options: Primitive[]
+  /** What each option is shown as, where the schema names it (a branch's title, `enumNames`). */
+  labels: (string | undefined)[]
+}
+
+/** An array of choices: any number of the options, each at most once, in the options' order. */
+export interface MultiChoiceField extends FieldBase {
+  kind: 'multichoice'
+  options: Primitive[]
+  labels: (string | undefined)[]
+  minItems?: number
+  maxItems?: number
 }
 
 export interface ArrayField extends FieldBase {
@@ -65,7 +80,13 @@ export interface ObjectField extends FieldBase {
 }
 
 export type Field =
-  StringField | NumberField | BooleanField | ChoiceField | ArrayField | ObjectField
+  | StringField
+  | NumberField
+  | BooleanField
+  | ChoiceField
+  | MultiChoiceField
+  | ArrayField
+  | ObjectField
 
 export type SchemaAnalysis =
   { supported: true; root: ObjectField } | { supported: false; path: string; reason: string }
@@ -145,7 +166,8 @@ function analyse(input: unknown, place: Place, nullable = false): Field {
   const schema = input
   if (has(schema, '$ref')) throw new Unsupported(place.path, 'uses $ref')
 
-  const union = unionOf(schema, place)
+  const consts = constUnion(schema)
+  const union = consts === null ? unionOf(schema, place) : null
   if (union !== null) return analyse(union, place, true)
 
   if (!has(schema, 'properties') && has(schema, 'additionalProperties')) {
@@ -170,7 +192,9 @@ function analyse(input: unknown, place: Place, nullable = false): Field {
     default: schema.default,
   }
 
-  if (has(schema, 'const') || has(schema, 'enum')) return choiceField(schema, base, place.path)
+  if (consts !== null || has(schema, 'const') || has(schema, 'enum')) {
+    return choiceField(schema, base, place.path)
+  }
   switch (type.name) {
     case 'string':
       return stringField(schema, base)
@@ -270,22 +294,34 @@ function isPrimitive(value: unknown): value is Primitive {
 }
 
 function choiceField(schema: Schema, base: FieldBase, path: string): ChoiceField {
-  const values: unknown[] = has(schema, 'const')
-    ? [schema.const]
-    : Array.isArray(schema.enum)
-      ? schema.enum
-      : []
+  const consts = constUnion(schema)
+  const values: unknown[] =
+    consts !== null
+      ? consts.values
+      : has(schema, 'const')
+        ? [schema.const]
+        : Array.isArray(schema.enum)
+          ? schema.enum
+          : []
+  const names = consts?.labels ?? enumNames(schema) ?? []
   if (values.length === 0) throw new Unsupported(path, 'has an empty enum')
-  const options = values.filter((value) => value !== null)
-  if (!options.every(isPrimitive)) {
-    throw new Unsupported(path, 'allows values that are not text, numbers or booleans')
+  const options: Primitive[] = []
+  const labels: (string | undefined)[] = []
+  for (const [index, value] of values.entries()) {
+    if (value === null || options.includes(value as Primitive)) continue
+    if (!isPrimitive(value)) {
+      throw new Unsupported(path, 'allows values that are not text, numbers or booleans')
+    }
+    options.push(value)
+    labels.push(names[index])
   }
   if (options.length === 0) throw new Unsupported(path, 'only accepts null')
   return {
     ...base,
     kind: 'choice',
-    nullable: base.nullable || options.length < values.length,
-    options: options.filter((value, index) => options.indexOf(value) === index),
+    nullable: base.nullable || values.includes(null),
+    options,
+    labels,
   }
 }
 
@@ -346,16 +382,30 @@ function numberField(schema: Schema, base: FieldBase, kind: 'number' | 'integer'
   }
 }
 
-function arrayField(schema: Schema, base: FieldBase, place: Place): ArrayField {
+function arrayField(schema: Schema, base: FieldBase, place: Place): ArrayField | MultiChoiceField {
   const path = itemsSchemaPath(place.path)
   if (!has(schema, 'items'))
     throw new Unsupported(place.path, 'is an array without an items schema')
+  const item = analyse(schema.items, { key: place.key, path, required: true })
+  const minItems = countKeyword(schema, 'minItems')
+  const maxItems = countKeyword(schema, 'maxItems')
+  // A list of choices is picked from, as a set of checkboxes, rather than built item by item.
+  if (item.kind === 'choice' && !item.nullable) {
+    return {
+      ...base,
+      kind: 'multichoice',
+      options: item.options,
+      labels: item.labels,
+      minItems,
+      maxItems,
+    }
+  }
   return {
     ...base,
     kind: 'array',
-    item: analyse(schema.items, { key: place.key, path, required: true }),
-    minItems: countKeyword(schema, 'minItems'),
-    maxItems: countKeyword(schema, 'maxItems'),
+    item,
+    minItems,
+    maxItems,
     uniqueItems: schema.uniqueItems === true,
   }
 }

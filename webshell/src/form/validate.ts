@@ -7,10 +7,12 @@ import type {
   ArrayField,
   ChoiceField,
   Field,
+  MultiChoiceField,
   NumberField,
   ObjectField,
   StringField,
 } from './schema-model.js'
+import { formatProblem } from './formats.js'
 import { jsonErrorOffset } from './json-position.js'
 import { childPath, itemPath } from './path.js'
 import type { PatternOutcome } from './pattern.js'
@@ -75,6 +77,8 @@ function problem(
       return typeof value === 'boolean' ? undefined : 'must be true or false'
     case 'choice':
       return choiceProblem(field, value)
+    case 'multichoice':
+      return multiChoiceProblem(field, value, path, checking)
     case 'array':
       return arrayProblem(field, value, path, checking)
     case 'object':
@@ -112,7 +116,8 @@ function stringProblem(
       ? `must be a valid ${field.format}`
       : `must match the pattern ${field.pattern}`
   }
-  return undefined
+  // A pattern the server gave decides; the form's own format check stands in only without one.
+  return field.pattern === undefined ? formatProblem(field.format, value) : undefined
 }
 
 interface Bound {
@@ -164,6 +169,30 @@ function choiceProblem(field: ChoiceField, value: unknown): string | undefined {
   const [only] = field.options
   if (field.options.length === 1) return `must be ${JSON.stringify(only)}`
   return `must be one of ${field.options.map((option) => JSON.stringify(option)).join(', ')}`
+}
+
+function multiChoiceProblem(
+  field: MultiChoiceField,
+  value: unknown,
+  path: string,
+  checking: Checking,
+): string | undefined {
+  if (!Array.isArray(value)) return 'must be a list'
+  const seen = new Set<unknown>()
+  for (const [index, entry] of value.entries()) {
+    const message = seen.has(entry)
+      ? `repeats ${JSON.stringify(entry)}`
+      : choiceProblem({ ...field, kind: 'choice' }, entry)
+    seen.add(entry)
+    if (message !== undefined) checking.errors.push({ path: itemPath(path, index), message })
+  }
+  const { minItems: min, maxItems: max } = field
+  if (min !== undefined && max !== undefined && (value.length < min || value.length > max)) {
+    return min === max ? `choose exactly ${min}` : `choose ${min} to ${max}`
+  }
+  if (min !== undefined && value.length < min) return `choose at least ${min}`
+  if (max !== undefined && value.length > max) return `choose at most ${max}`
+  return undefined
 }
 
 function arrayProblem(

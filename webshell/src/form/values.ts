@@ -16,6 +16,8 @@
 //   empty unless it has a default.
 // - An optional nested object is omitted while it is untouched (still equal to its initial
 //   state), so a required field inside it does not block calls that leave it out.
+// - A list of choices (an array of an enum) is a set of checkboxes and sends the chosen values in
+//   the options' order; with none chosen it follows the rule for arrays below.
 // - An optional array with no items is omitted, except when its default has items: then [] is
 //   sent, since removing every item is a deliberate choice the default would undo.
 // - Array items are always present; an empty item is reported rather than dropped, so the other
@@ -34,6 +36,8 @@ export type FieldState =
     }
   | { kind: 'boolean'; checked: boolean }
   | { kind: 'choice'; index: number | null }
+  /** The indexes of the chosen options of a list of choices, ascending. */
+  | { kind: 'multi'; selected: number[] }
   | { kind: 'array'; items: ArrayItem[] }
   | ObjectState
 
@@ -73,6 +77,10 @@ export function initialFieldState(field: Field): FieldState {
       const index = field.options.findIndex((option) => option === preset)
       if (index >= 0) return { kind: 'choice', index }
       return { kind: 'choice', index: field.required && !field.nullable ? 0 : null }
+    }
+    case 'multichoice': {
+      const selected = Array.isArray(preset) ? optionIndexes(field.options, preset) : null
+      return { kind: 'multi', selected: selected ?? [] }
     }
     case 'array': {
       if (!Array.isArray(preset)) return { kind: 'array', items: [] }
@@ -206,6 +214,14 @@ function fieldValue(
       const option = index === null ? undefined : field.options[index]
       return option === undefined ? emptyValue(field) : option
     }
+    case 'multichoice': {
+      const selected = state.kind === 'multi' ? state.selected : []
+      if (selected.length === 0 && !field.required) {
+        const defaultHasItems = Array.isArray(field.default) && field.default.length > 0
+        return defaultHasItems ? [] : OMIT
+      }
+      return [...selected].sort((a, b) => a - b).map((index) => field.options[index])
+    }
     case 'array': {
       const items = state.kind === 'array' ? state.items : []
       if (items.length === 0 && !field.required) {
@@ -249,6 +265,12 @@ export function sameState(a: FieldState, b: FieldState): boolean {
       return b.kind === 'boolean' && a.checked === b.checked
     case 'choice':
       return b.kind === 'choice' && a.index === b.index
+    case 'multi':
+      return (
+        b.kind === 'multi' &&
+        a.selected.length === b.selected.length &&
+        a.selected.every((index, position) => b.selected[position] === index)
+      )
     case 'array':
       return (
         b.kind === 'array' &&
@@ -315,6 +337,13 @@ function readValue(field: Field, value: unknown, path: string, errors: FieldErro
       cannotShow(errors, path, `one of ${field.options.map((o) => JSON.stringify(o)).join(', ')}`)
       return emptyState(field)
     }
+    case 'multichoice': {
+      const selected = Array.isArray(value) ? optionIndexes(field.options, value) : null
+      if (selected !== null) return { kind: 'multi', selected }
+      const list = field.options.map((option) => JSON.stringify(option)).join(', ')
+      cannotShow(errors, path, `a list of distinct values from ${list}`)
+      return emptyState(field)
+    }
     case 'array':
       if (!Array.isArray(value)) {
         cannotShow(errors, path, 'a list')
@@ -360,11 +389,22 @@ function emptyState(field: Field): FieldState {
       return { kind: 'boolean', checked: false }
     case 'choice':
       return { kind: 'choice', index: field.required && !field.nullable ? 0 : null }
+    case 'multichoice':
+      return { kind: 'multi', selected: [] }
     case 'array':
       return { kind: 'array', items: [] }
     case 'object':
       return initialFieldState(field)
   }
+}
+
+/** The ascending option indexes of `values`; null when one is not an option or repeats. */
+function optionIndexes(options: readonly unknown[], values: readonly unknown[]): number[] | null {
+  const indexes = values.map((value) => options.findIndex((option) => option === value))
+  if (indexes.some((index, position) => index < 0 || indexes.indexOf(index) !== position)) {
+    return null
+  }
+  return indexes.sort((a, b) => a - b)
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -4,6 +4,7 @@
 
 import type { ComponentType } from 'preact'
 import type { OpenQuestion, QuestionKind } from '../transcript.js'
+import { InputQuestion } from '../inputs/InputQuestion.js'
 import { ConfirmationQuestion } from './ConfirmationQuestion.js'
 
 export interface QuestionViewProps {
@@ -12,4 +13,5 @@ export interface QuestionViewProps {
 
 export const QUESTION_VIEWS: Record<QuestionKind, ComponentType<QuestionViewProps>> = {
   confirmation: ConfirmationQuestion,
+  input: InputQuestion,
 }
