@@ -2,7 +2,11 @@
 
 import { ErrorCode, FerryError } from '../errors.js'
 
-export function parseCallArgs(raw: string | undefined): Record<string, unknown> {
+/** `example` is the object the messages show, e.g. `{"text":"hi"}`. */
+export function parseCallArgs(
+  raw: string | undefined,
+  example = '{"text":"hi"}',
+): Record<string, unknown> {
   if (raw === undefined || raw.trim() === '') return {}
   let parsed: unknown
   try {
@@ -10,13 +14,13 @@ export function parseCallArgs(raw: string | undefined): Record<string, unknown> 
   } catch (error) {
     throw new FerryError(
       ErrorCode.BadRequest,
-      `arguments are not valid JSON (${(error as Error).message}); pass an object such as '{"text":"hi"}'`,
+      `arguments are not valid JSON (${(error as Error).message}); pass an object such as '${example}'`,
     )
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new FerryError(
       ErrorCode.BadRequest,
-      `arguments must be a JSON object such as '{"text":"hi"}'`,
+      `arguments must be a JSON object such as '${example}'`,
     )
   }
   return parsed as Record<string, unknown>

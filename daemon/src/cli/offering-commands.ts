@@ -13,6 +13,7 @@ import type {
   ResourcesResponse,
   SessionInfo,
 } from '../protocol/index.js'
+import { parseCallArgs } from './call-args.js'
 import type { CliContext } from './context.js'
 import { connectDaemon } from './daemon-client.js'
 import { describeBlock, table } from './format.js'
@@ -62,22 +63,7 @@ export function formatResources(list: ResourcesResponse): string {
 
 /** Prompt arguments are strings; numbers and booleans are taken as their text. */
 export function parsePromptArgs(raw: string | undefined): Record<string, string> {
-  if (raw === undefined || raw.trim() === '') return {}
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(raw)
-  } catch (error) {
-    throw new FerryError(
-      ErrorCode.BadRequest,
-      `arguments are not valid JSON (${(error as Error).message}); pass an object such as '{"city":"Paris"}'`,
-    )
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new FerryError(
-      ErrorCode.BadRequest,
-      `arguments must be a JSON object such as '{"city":"Paris"}'`,
-    )
-  }
+  const parsed = parseCallArgs(raw, '{"city":"Paris"}')
   const args: Record<string, string> = {}
   for (const [key, value] of Object.entries(parsed)) {
     if (typeof value === 'string') args[key] = value

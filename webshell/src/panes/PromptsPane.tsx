@@ -10,6 +10,7 @@ import { usePaneClient } from './use-pane-client.js'
 import { PromptMessages } from './PromptMessages.js'
 import { createPromptsStore, type PromptsStore } from './prompts-store.js'
 import './panes.css'
+import { ListedPane } from './ListedPane.js'
 
 export function PromptsPane({ server }: PaneProps): JSX.Element | null {
   const client = usePaneClient()
@@ -24,60 +25,52 @@ export function PromptsView({ store }: { store: PromptsStore }): JSX.Element {
   const listing = store.listing.value
   const chosen = store.chosen.value
   return (
-    <section
-      class="server-pane"
-      data-testid="prompts-pane"
-      aria-label={`Prompts of ${store.server}`}
-    >
-      <div class="pane-head">
-        <h2>Prompts</h2>
-        <button type="button" onClick={() => void store.reload()}>
-          Refresh
-        </button>
-      </div>
-      {listing.state === 'loading' && <p class="pane-empty">Loading prompts…</p>}
-      {listing.state === 'failed' && (
-        <p class="error-text" role="alert">
-          The prompts could not be listed: {listing.message}
-        </p>
-      )}
-      {listing.state === 'ready' && (
-        <div class="pane-columns">
-          <nav class="pane-list" aria-label="Prompts">
-            {listing.prompts.length === 0 && (
-              <p class="pane-empty">This server offers no prompts.</p>
-            )}
-            <ul>
-              {listing.prompts.map((prompt) => (
-                <li key={prompt.name}>
-                  <button
-                    type="button"
-                    class="pane-item"
-                    data-testid="prompt"
-                    data-prompt={prompt.prompt}
-                    aria-current={chosen?.name === prompt.name ? 'true' : undefined}
-                    onClick={() => store.choose(prompt)}
-                  >
-                    <span class="pane-item-name">{prompt.title ?? prompt.prompt}</span>
-                    {prompt.description !== null && (
-                      <span class="pane-item-detail">{prompt.description}</span>
-                    )}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </nav>
-          <div class="pane-detail">
-            {chosen === null ? (
-              <p class="pane-empty">Choose a prompt to fill in its arguments and get it.</p>
-            ) : (
-              <PromptForm key={chosen.name} store={store} prompt={chosen} />
-            )}
-            <Outcome store={store} />
+    <ListedPane
+      testId="prompts-pane"
+      title="Prompts"
+      server={store.server}
+      noun="prompts"
+      listing={listing}
+      onRefresh={() => void store.reload()}
+      ready={() =>
+        listing.state === 'ready' && (
+          <div class="pane-columns">
+            <nav class="pane-list" aria-label="Prompts">
+              {listing.prompts.length === 0 && (
+                <p class="pane-empty">This server offers no prompts.</p>
+              )}
+              <ul>
+                {listing.prompts.map((prompt) => (
+                  <li key={prompt.name}>
+                    <button
+                      type="button"
+                      class="pane-item"
+                      data-testid="prompt"
+                      data-prompt={prompt.prompt}
+                      aria-current={chosen?.name === prompt.name ? 'true' : undefined}
+                      onClick={() => store.choose(prompt)}
+                    >
+                      <span class="pane-item-name">{prompt.title ?? prompt.prompt}</span>
+                      {prompt.description !== null && (
+                        <span class="pane-item-detail">{prompt.description}</span>
+                      )}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+            <div class="pane-detail">
+              {chosen === null ? (
+                <p class="pane-empty">Choose a prompt to fill in its arguments and get it.</p>
+              ) : (
+                <PromptForm key={chosen.name} store={store} prompt={chosen} />
+              )}
+              <Outcome store={store} />
+            </div>
           </div>
-        </div>
-      )}
-    </section>
+        )
+      }
+    />
   )
 }
 

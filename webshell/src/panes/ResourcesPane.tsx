@@ -13,6 +13,7 @@ import { ResourceContents } from './ResourceContents.js'
 import { createResourcesStore, type ResourcesStore } from './resources-store.js'
 import { expandTemplate, templateVariables } from './uri-template.js'
 import './panes.css'
+import { ListedPane } from './ListedPane.js'
 
 export function ResourcesPane({ server }: PaneProps): JSX.Element | null {
   const client = usePaneClient()
@@ -36,85 +37,77 @@ export function ResourcesView({ store }: { store: ResourcesStore }): JSX.Element
   const [template, setTemplate] = useState<ResourceTemplateInfo | null>(null)
   const current = store.shown.value?.uri
   return (
-    <section
-      class="server-pane"
-      data-testid="resources-pane"
-      aria-label={`Resources of ${store.server}`}
-    >
-      <div class="pane-head">
-        <h2>Resources</h2>
-        <button type="button" onClick={() => void store.reload()}>
-          Refresh
-        </button>
-      </div>
-      {listing.state === 'loading' && <p class="pane-empty">Loading resources…</p>}
-      {listing.state === 'failed' && (
-        <p class="error-text" role="alert">
-          The resources could not be listed: {listing.message}
-        </p>
-      )}
-      {listing.state === 'ready' && (
-        <div class="pane-columns">
-          <nav class="pane-list" aria-label="Resources and templates">
-            {listing.resources.length === 0 && listing.templates.length === 0 && (
-              <p class="pane-empty">This server offers no resources.</p>
-            )}
-            {listing.resources.length > 0 && (
-              <ul>
-                {listing.resources.map((resource) => (
-                  <li key={resource.uri}>
-                    <button
-                      type="button"
-                      class="pane-item"
-                      data-testid="resource"
-                      data-uri={resource.uri}
-                      aria-current={current === resource.uri ? 'true' : undefined}
-                      onClick={() => {
-                        setTemplate(null)
-                        void store.read(resource.uri)
-                      }}
-                    >
-                      <span class="pane-item-name">{resource.title ?? resource.name}</span>
-                      <code class="pane-item-detail">{resource.uri}</code>
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            )}
-            {listing.templates.length > 0 && (
-              <>
-                <h3>Templates</h3>
+    <ListedPane
+      testId="resources-pane"
+      title="Resources"
+      server={store.server}
+      noun="resources"
+      listing={listing}
+      onRefresh={() => void store.reload()}
+      ready={() =>
+        listing.state === 'ready' && (
+          <div class="pane-columns">
+            <nav class="pane-list" aria-label="Resources and templates">
+              {listing.resources.length === 0 && listing.templates.length === 0 && (
+                <p class="pane-empty">This server offers no resources.</p>
+              )}
+              {listing.resources.length > 0 && (
                 <ul>
-                  {listing.templates.map((item) => (
-                    <li key={item.uriTemplate}>
+                  {listing.resources.map((resource) => (
+                    <li key={resource.uri}>
                       <button
                         type="button"
                         class="pane-item"
-                        data-testid="template"
-                        data-template={item.uriTemplate}
-                        aria-current={
-                          template?.uriTemplate === item.uriTemplate ? 'true' : undefined
-                        }
-                        onClick={() => setTemplate(item)}
+                        data-testid="resource"
+                        data-uri={resource.uri}
+                        aria-current={current === resource.uri ? 'true' : undefined}
+                        onClick={() => {
+                          setTemplate(null)
+                          void store.read(resource.uri)
+                        }}
                       >
-                        <span class="pane-item-name">{item.title ?? item.name}</span>
-                        <code class="pane-item-detail">{item.uriTemplate}</code>
+                        <span class="pane-item-name">{resource.title ?? resource.name}</span>
+                        <code class="pane-item-detail">{resource.uri}</code>
                       </button>
                     </li>
                   ))}
                 </ul>
-              </>
-            )}
-          </nav>
-          <div class="pane-detail">
-            {template !== null && (
-              <TemplateForm key={template.uriTemplate} store={store} template={template} />
-            )}
-            <Shown store={store} />
+              )}
+              {listing.templates.length > 0 && (
+                <>
+                  <h3>Templates</h3>
+                  <ul>
+                    {listing.templates.map((item) => (
+                      <li key={item.uriTemplate}>
+                        <button
+                          type="button"
+                          class="pane-item"
+                          data-testid="template"
+                          data-template={item.uriTemplate}
+                          aria-current={
+                            template?.uriTemplate === item.uriTemplate ? 'true' : undefined
+                          }
+                          onClick={() => setTemplate(item)}
+                        >
+                          <span class="pane-item-name">{item.title ?? item.name}</span>
+                          <code class="pane-item-detail">{item.uriTemplate}</code>
+                        </button>
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              )}
+            </nav>
+            <div class="pane-detail">
+              {template !== null && (
+                <TemplateForm key={template.uriTemplate} store={store} template={template} />
+              )}
+              <Shown store={store} />
+            </div>
           </div>
-        </div>
-      )}
-    </section>
+        )
+      }
+    />
   )
 }
 
