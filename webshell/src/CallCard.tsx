@@ -5,6 +5,7 @@
 import { useState } from 'preact/hooks'
 import type { ClientRef } from '../../daemon/src/protocol/index.js'
 import { AppFrame } from './apps/AppFrame.js'
+import { LogLines } from './EventLine.js'
 import { InputLine } from './inputs/InputLine.js'
 import { OUTCOMES } from './questions/ConfirmationQuestion.js'
 import { ResultView } from './result/ResultView.js'
@@ -158,6 +159,7 @@ export function CallCard({ row }: { row: CallRow }) {
       {row.inputs.map((input) => (
         <InputLine key={input.inputId} input={input} />
       ))}
+      <LogLines logs={row.logs} />
       {running && <Progress row={row} />}
       {running && (
         <button type="button" class="cancel" disabled={stale} onClick={() => void cancel()}>

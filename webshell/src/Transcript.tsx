@@ -13,6 +13,7 @@ import { memo } from 'preact/compat'
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks'
 import { MAX_LIVE_APPS, type LiveApps } from './apps/live-apps.js'
 import { CallCard } from './CallCard.js'
+import { EventLine } from './EventLine.js'
 import { InputLine } from './inputs/InputLine.js'
 import { EmptyTranscript } from './EmptyTranscript.js'
 import { useShell } from './store/shell-context.js'
@@ -42,6 +43,7 @@ const RowView = memo(function RowView({ row }: { row: Row }) {
   if (row.kind === 'call') return <CallCard row={row} />
   if (row.kind === 'notice') return <NoticeLine row={row} />
   if (row.kind === 'input') return <InputLine input={row.input} />
+  if (row.kind === 'line') return <EventLine row={row} />
   return <StatusLine row={row} />
 })
 

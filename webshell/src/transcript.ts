@@ -1,6 +1,7 @@
 // Folds transcript events into the rows the tab shows: one card per call (request, confirmation,
-// progress and outcome together) and one line per notice or server status change, and keeps the
-// questions still waiting for an answer. Rows are replaced, never edited, when an event changes
+// progress, log messages and outcome together) and one line per notice, server status change,
+// prompt get, resource read or subscription and other log message, and keeps the questions still
+// waiting for an answer. Rows are replaced, never edited, when an event changes
 // them, so an unchanged row can skip rendering; the row list itself grows in place because a
 // replay can bring tens of thousands of events.
 
@@ -13,6 +14,14 @@ import type {
   TranscriptEvent,
 } from '../../daemon/src/protocol/index.js'
 import { entryOf, resolve, type InputEntry } from './inputs/input-entries.js'
+import {
+  logEntry,
+  logLine,
+  offeringLine,
+  unhandled,
+  type EventLineRow,
+  type LogEntry,
+} from './transcript-lines.js'
 
 export type CallState =
   'running' | 'confirming' | 'done' | 'error' | 'failed' | 'cancelled' | 'interrupted'
@@ -41,6 +50,8 @@ export interface CallRow {
   endSeq: number | null
   /** What the server asked of a person during the call, in order. */
   inputs: InputEntry[]
+  /** What the server logged during the call, in order. */
+  logs: LogEntry[]
 }
 
 /** An input asked outside any call the transcript holds. */
@@ -71,7 +82,7 @@ export interface StatusRow {
   error: string | null
 }
 
-export type Row = CallRow | NoticeRow | StatusRow | InputRow
+export type Row = CallRow | NoticeRow | StatusRow | InputRow | EventLineRow
 
 /** What a question is about; each kind has its view in questions/views.ts. */
 export type QuestionKind = 'confirmation' | 'input'
@@ -171,6 +182,7 @@ export class TranscriptModel {
           failure: null,
           endSeq: null,
           inputs: [],
+          logs: [],
         })
         return false
       case 'input.requested':
@@ -248,7 +260,28 @@ export class TranscriptModel {
           message: event.message,
         })
         return false
+      case 'call.task':
+        // How the gateway answers its client changes nothing about the call on this screen.
+        return false
+      case 'prompt.got':
+      case 'prompt.failed':
+      case 'resource.read':
+      case 'resource.read_failed':
+      case 'resource.subscribed':
+      case 'resource.unsubscribed':
+      case 'resource.updated':
+        this.rows.push(offeringLine(event))
+        return false
+      case 'server.log':
+        if (event.callId !== null && this.callIndex.has(event.callId)) {
+          const entry = logEntry(event)
+          this.update(event.callId, (row) => ({ logs: [...row.logs, entry] }))
+        } else {
+          this.rows.push(logLine(event))
+        }
+        return false
       default:
+        this.rows.push(unhandled(event))
         return false
     }
   }
