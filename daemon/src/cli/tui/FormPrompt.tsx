@@ -10,6 +10,7 @@ import { useAttach } from './attach-context.js'
 import { createFormEditor, pressFormKeys, refuseForm, type FormEditor } from './form-editor.js'
 import { viewport } from './line-editor.js'
 import type { AnswerState } from './open-inputs.js'
+import { QuestionBox } from './QuestionBox.js'
 import { Text } from './Text.js'
 
 function FieldValue(props: { field: FormField; editor: FormEditor; focused: boolean }) {
@@ -111,15 +112,7 @@ export function FormPrompt(props: {
         : [focused.description, fieldHint(focused)].filter((part) => part !== null).join(' · ')))
   const bad = !sending && (editor.error !== null || problem !== undefined)
   return (
-    <Box
-      flexDirection="column"
-      flexShrink={0}
-      borderStyle="round"
-      borderColor="magenta"
-      paddingX={1}
-      height={props.rows}
-    >
-      <Text wrap="truncate-end">{props.head}</Text>
+    <QuestionBox rows={props.rows} head={props.head}>
       {shown.map((field) => {
         const at = fields.indexOf(field) === editor.focus
         const marked = editor.errors[field.key] !== undefined
@@ -151,6 +144,6 @@ export function FormPrompt(props: {
         Enter sends · Tab/↑↓ fields · {focused === undefined ? '' : `${KEYS[focused.kind]} · `}Esc
         cancels · Ctrl-D declines{fields.length > props.body ? ` · ${fields.length} fields` : ''}
       </Text>
-    </Box>
+    </QuestionBox>
   )
 }

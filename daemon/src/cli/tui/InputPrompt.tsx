@@ -2,7 +2,7 @@
 // origin; opened only on `o`), or a sampling request to reply to in the model's place. The answer
 // goes to every attached client; a refusal from the daemon stays on the prompt to be fixed.
 
-import { Box, useInput } from 'ink'
+import { useInput } from 'ink'
 import { useRef, useState } from 'react'
 import type { InputAnswer, InputRequestedEvent } from '../../protocol/index.js'
 import { openInBrowser } from '../browser.js'
@@ -18,6 +18,7 @@ import {
   type LineState,
 } from './line-editor.js'
 import type { AnswerState } from './open-inputs.js'
+import { QuestionBox } from './QuestionBox.js'
 import { Text } from './Text.js'
 
 interface PromptProps {
@@ -73,15 +74,7 @@ function UrlPrompt(props: PromptProps & { head: string }) {
   )
   const [line, bad] = status(props.answer, note)
   return (
-    <Box
-      flexDirection="column"
-      flexShrink={0}
-      borderStyle="round"
-      borderColor="magenta"
-      paddingX={1}
-      height={props.rows}
-    >
-      <Text wrap="truncate-end">{props.head}</Text>
+    <QuestionBox rows={props.rows} head={props.head}>
       <Text wrap="truncate-end" bold>
         {props.input.url ?? ''}
       </Text>
@@ -99,7 +92,7 @@ function UrlPrompt(props: PromptProps & { head: string }) {
           ['c', 'cancel'],
         ]}
       />
-    </Box>
+    </QuestionBox>
   )
 }
 
@@ -145,15 +138,7 @@ function SamplingPrompt(props: PromptProps & { head: string }) {
   const view = viewport(reply, 80)
   const [line, bad] = status(props.answer, "your reply goes to the server in the model's place")
   return (
-    <Box
-      flexDirection="column"
-      flexShrink={0}
-      borderStyle="round"
-      borderColor="magenta"
-      paddingX={1}
-      height={props.rows}
-    >
-      <Text wrap="truncate-end">{props.head}</Text>
+    <QuestionBox rows={props.rows} head={props.head}>
       {lines.slice(-props.body).map((text, i) => (
         <Text key={i} wrap="truncate-end" dimColor>
           {'  '}
@@ -172,7 +157,7 @@ function SamplingPrompt(props: PromptProps & { head: string }) {
       <Text wrap="truncate-end" dimColor>
         Enter sends · Esc cancels · Ctrl-D declines
       </Text>
-    </Box>
+    </QuestionBox>
   )
 }
 
