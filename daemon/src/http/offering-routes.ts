@@ -86,41 +86,24 @@ export function offeringRoutes(ferry: Ferry, sessions: Sessions): Hono {
     }
   })
 
-  routes.post('/resources/subscribe', async (c) => {
-    const body = parseBody(resourceRequestSchema, await jsonBody(c))
-    const session = await sessions.resolve(body.session)
-    const seq = await sessions.subscriptions.subscribe(
-      session,
-      body.server,
-      body.uri,
-      requestClient(body.client),
-    )
-    return c.json<ResourceSubscriptionResponse>({
-      session: session.id,
-      server: body.server,
-      uri: body.uri,
-      subscribed: true,
-      seq,
+  for (const subscribed of [true, false]) {
+    routes.post(subscribed ? '/resources/subscribe' : '/resources/unsubscribe', async (c) => {
+      const body = parseBody(resourceRequestSchema, await jsonBody(c))
+      const session = await sessions.resolve(body.session)
+      const client = requestClient(body.client)
+      let seq: number | null = null
+      if (subscribed)
+        seq = await sessions.subscriptions.subscribe(session, body.server, body.uri, client)
+      else await sessions.subscriptions.unsubscribe(session, body.server, body.uri, client)
+      return c.json<ResourceSubscriptionResponse>({
+        session: session.id,
+        server: body.server,
+        uri: body.uri,
+        subscribed,
+        seq,
+      })
     })
-  })
-
-  routes.post('/resources/unsubscribe', async (c) => {
-    const body = parseBody(resourceRequestSchema, await jsonBody(c))
-    const session = await sessions.resolve(body.session)
-    await sessions.subscriptions.unsubscribe(
-      session,
-      body.server,
-      body.uri,
-      requestClient(body.client),
-    )
-    return c.json<ResourceSubscriptionResponse>({
-      session: session.id,
-      server: body.server,
-      uri: body.uri,
-      subscribed: false,
-      seq: null,
-    })
-  })
+  }
 
   routes.post('/completions', async (c) => {
     const body = parseBody(completionRequestSchema, await jsonBody(c))

@@ -8,6 +8,7 @@ import type { InputAnswer } from '../../../daemon/src/protocol/index.js'
 import { SchemaForm } from '../form/SchemaForm.js'
 import type { FieldError } from '../form/validate.js'
 import type { InputEntry } from './input-entries.js'
+import { RefuseButtons } from './RefuseButtons.js'
 import { refusalError } from './refusal.js'
 import { SamplingAnswer } from './SamplingAnswer.js'
 import { UrlAnswer } from './UrlAnswer.js'
@@ -103,25 +104,7 @@ export function InputDialog(props: InputDialogProps): JSX.Element {
           emptyText="Nothing to fill in."
           refusals={refusals}
           onSubmit={(content) => void send({ action: 'accept', content })}
-          actions={
-            <>
-              <button
-                type="button"
-                class="deny"
-                disabled={sending}
-                onClick={() => void send({ action: 'decline' })}
-              >
-                Decline
-              </button>
-              <button
-                type="button"
-                disabled={sending}
-                onClick={() => void send({ action: 'cancel' })}
-              >
-                Cancel
-              </button>
-            </>
-          }
+          actions={<RefuseButtons sending={sending} send={send} />}
         />
       )}
       {input.kind === 'url' && <UrlAnswer input={input} sending={sending} send={send} />}

@@ -6,6 +6,7 @@ import type { JSX } from 'preact'
 import { useState } from 'preact/hooks'
 import type { InputAnswer, SamplingRequest } from '../../../daemon/src/protocol/index.js'
 import type { InputEntry } from './input-entries.js'
+import { RefuseButtons } from './RefuseButtons.js'
 
 /** A message's content as text: text parts as they are, anything else by its type. */
 export function contentText(content: unknown): string {
@@ -135,14 +136,7 @@ export function SamplingAnswer(props: {
         <button type="submit" disabled={props.sending}>
           Send reply
         </button>
-        <button
-          type="button"
-          class="deny"
-          disabled={props.sending}
-          onClick={() => void props.send({ action: 'decline' })}
-        >
-          Decline
-        </button>
+        <RefuseButtons sending={props.sending} send={props.send} cancel={false} />
       </div>
     </form>
   )

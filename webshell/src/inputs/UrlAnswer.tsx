@@ -5,6 +5,7 @@
 import type { JSX } from 'preact'
 import type { InputAnswer } from '../../../daemon/src/protocol/index.js'
 import type { InputEntry } from './input-entries.js'
+import { RefuseButtons } from './RefuseButtons.js'
 
 /** The URL's origin as the person should judge it; null for a URL Ferry will not open. */
 export function openableOrigin(url: string): string | null {
@@ -52,21 +53,7 @@ export function UrlAnswer(props: {
         >
           Open page in a new tab
         </button>
-        <button
-          type="button"
-          class="deny"
-          disabled={props.sending}
-          onClick={() => void props.send({ action: 'decline' })}
-        >
-          Decline
-        </button>
-        <button
-          type="button"
-          disabled={props.sending}
-          onClick={() => void props.send({ action: 'cancel' })}
-        >
-          Cancel
-        </button>
+        <RefuseButtons sending={props.sending} send={props.send} />
       </div>
     </div>
   )
