@@ -280,6 +280,13 @@ export class TranscriptModel {
           this.rows.push(logLine(event))
         }
         return false
+      case 'app.message':
+      case 'app.model_context':
+      case 'app.log':
+      case 'app.link_opened':
+      case 'app.download':
+        this.rows.push(unhandled(event as never))
+        return false
       default:
         this.rows.push(unhandled(event))
         return false

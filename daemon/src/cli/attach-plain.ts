@@ -5,6 +5,7 @@
 
 import type { DisplayResult, TranscriptEvent } from '../protocol/index.js'
 import type { CliContext } from './context.js'
+import { appEventText } from './app-event-text.js'
 import { StreamClient } from './stream-client.js'
 import { jsonText } from './terminal-text.js'
 
@@ -14,7 +15,7 @@ export function describeEvent(event: TranscriptEvent): string {
   const head = `#${event.seq} ${time} ${event.type}`
   switch (event.type) {
     case 'call.requested':
-      return `${head} ${event.callId} ${event.tool} ${jsonText(event.arguments)}${who}`
+      return `${head} ${event.callId} ${event.tool} ${jsonText(event.arguments)}${event.app === undefined ? '' : ` by the App of ${event.app.parentCallId}`}${who}`
     case 'confirmation.requested':
       return `${head} ${event.callId} ${event.tool} on "${event.server}" needs a confirmation`
     case 'confirmation.resolved':
@@ -51,6 +52,12 @@ export function describeEvent(event: TranscriptEvent): string {
       return `${head} ${event.server} ${event.uri}${who}`
     case 'server.log':
       return `${head} ${event.server} ${event.level}${event.logger === null ? '' : ` ${event.logger}`}: ${jsonText(event.data).slice(0, 200)}`
+    case 'app.message':
+    case 'app.model_context':
+    case 'app.log':
+    case 'app.link_opened':
+    case 'app.download':
+      return `${head} ${event.callId} ${appEventText(event)}${who}`
   }
 }
 

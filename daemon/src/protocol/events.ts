@@ -1,6 +1,7 @@
 // Transcript events: what a session records and every attached client receives, in `seq` order.
 // Browser-safe: types only.
 
+import type { AppEventBody, AppOrigin } from './apps.js'
 import type { CallToolResult, ServerStatus } from './index.js'
 import type { InputRequestedEvent, InputResolvedEvent } from './inputs.js'
 import type { ServerLogEvent } from './observe.js'
@@ -85,6 +86,8 @@ export type TranscriptEventBody =
       server: string
       serverTool: string
       arguments: Record<string, unknown>
+      /** Set when an MCP App made the call (through its tab, the event's client). */
+      app?: AppOrigin
     }
   | {
       type: 'confirmation.requested'
@@ -123,6 +126,7 @@ export type TranscriptEventBody =
   | InputResolvedEvent
   | OfferingEvent
   | ServerLogEvent
+  | AppEventBody
 
 export type TranscriptEvent = EventBase & TranscriptEventBody
 

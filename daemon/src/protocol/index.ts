@@ -48,7 +48,13 @@ export interface ToolInfo {
   description: string | null
   inputSchema: Record<string, unknown>
   annotations: ToolAnnotations
+  /** The `ui://` resource the tool names as its MCP App, declared extension or not; null when none. */
   uiResourceUri: string | null
+  /**
+   * Why the tool's App cannot be shown (unreadable, wrong type, over 1 MiB, malformed CSP), from
+   * the latest check of its resource; null when it can, or when the tool has no App.
+   */
+  appNotShown: string | null
   /** The tool runs as an MCP task (2025-11-25 `execution.taskSupport`); null when it never does. */
   taskSupport: 'optional' | 'required' | null
   /** Why Ferry cannot call the tool on its server's current connection; null when it can. */
@@ -195,6 +201,7 @@ export interface GatewayTokenCreateResponse {
   url: string
 }
 
+export * from './apps.js'
 export * from './events.js'
 export * from './inputs.js'
 export * from './observe.js'

@@ -1,6 +1,7 @@
 // The WebSocket stream at `/api/stream`: what clients may send and what the daemon pushes.
 // Browser-safe: types and constants only.
 
+import type { AppCloseCommand, AppOpenCommand, AppRequestCommand } from './apps.js'
 import type { ClientKind, ConfirmationOutcome, TranscriptEvent } from './events.js'
 import type { InputAnswer } from './inputs.js'
 import type {
@@ -35,6 +36,10 @@ export type StreamCommand =
   /** See followServerSchema: a server's trace and log lines, outside any session. */
   | FollowServerCommand
   | UnfollowServerCommand
+  /** See protocol/apps.ts: a live MCP App in a tab, and what it asks. */
+  | AppOpenCommand
+  | AppCloseCommand
+  | AppRequestCommand
 
 export type StreamMessage =
   | { type: 'welcome'; clientId: string }
@@ -42,7 +47,8 @@ export type StreamMessage =
   | { type: 'event'; session: string; event: TranscriptEvent }
   /** The requested point was compacted away: here is the whole compacted history instead. */
   | { type: 'snapshot'; session: string; reason: string; events: TranscriptEvent[] }
-  | { type: 'reply'; ref: string; ok: true; callId?: string }
+  /** `appId` answers `app_open`; `result` answers `app_request` (what goes back to the App). */
+  | { type: 'reply'; ref: string; ok: true; callId?: string; appId?: string; result?: unknown }
   | { type: 'reply'; ref: string; ok: false; error: { code: string; message: string } }
   | { type: 'error'; error: { code: string; message: string } }
   /** After `follow_server`: each new trace entry and log line of that server, as it happens. */

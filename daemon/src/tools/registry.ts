@@ -92,6 +92,7 @@ export function buildRegistry(sources: readonly ToolSource[]): RegistryEntry[] {
       inputSchema: tool.inputSchema as Record<string, unknown>,
       annotations: annotationsOf(tool),
       uiResourceUri: ui.resourceUri,
+      appNotShown: null,
       taskSupport,
       notCallable: taskSupport === 'required' ? taskBlocker : null,
       definition: tool,

@@ -6,6 +6,7 @@ import type {
   TranscriptEvent,
   TranscriptEventBody,
 } from '../../protocol/index.js'
+import { appEventText } from '../app-event-text.js'
 import { formatResult } from '../format.js'
 
 export type CallState =
@@ -231,6 +232,20 @@ export function foldEvent(feed: FeedEntry[], event: TranscriptEvent): FeedEntry[
         key: `event-${event.seq}`,
         tone: event.level === 'info' ? 'dim' : event.level,
         text: event.message,
+      })
+    case 'app.message':
+    case 'app.model_context':
+    case 'app.log':
+    case 'app.link_opened':
+    case 'app.download':
+      return appendEntry(feed, {
+        kind: 'line',
+        key: `event-${event.seq}`,
+        tone:
+          event.type === 'app.log' && !['debug', 'info', 'notice'].includes(event.level)
+            ? 'warning'
+            : 'dim',
+        text: appEventText(event),
       })
   }
 }
