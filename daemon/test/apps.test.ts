@@ -57,9 +57,12 @@ beforeAll(async () => {
       apps: fixture(['--apps', '--record', records.apps], { appResourceTimeoutMs: 1000 }),
       modern: fixture(['--apps', '--era', 'modern', '--record', records.modern], {
         versionNegotiation: 'auto',
+        appResourceTimeoutMs: 1000,
       }),
       // The same App tools on a server that does not declare the extension.
-      plain: fixture(['--apps', '--no-ui-extension', '--record', records.plain]),
+      plain: fixture(['--apps', '--no-ui-extension', '--record', records.plain], {
+        appResourceTimeoutMs: 1000,
+      }),
       // An ext-apps server that does not declare it either, with one App it does not have.
       host: { command: process.execPath, args: [appHostServerPath] },
     },
@@ -180,6 +183,9 @@ describe('MCP Apps', () => {
     expect(apps.get('app_hang')).toBe(
       'App not shown: reading ui://fixture/hang timed out after 1 s',
     )
+    // A server that does not declare the extension gets the very same checks.
+    const plain = new Map((await tools('plain')).map((t) => [t.tool, t.appNotShown]))
+    expect(plain).toEqual(apps)
 
     const human = await daemon.cli(['tools', '--server', 'host'])
     const row = human.stdout.split('\n').find((line) => line.startsWith('mcp_host_broken_app '))
