@@ -193,6 +193,24 @@ describe('MCP Apps', () => {
     expect(row).toContain('(App not shown: the server has no resource ui://host/missing)')
   })
 
+  it('checks each App again when the tools are listed again', async () => {
+    const before = (await checks('host')).length
+    const refreshed = await daemon.cli(['tools', '--refresh', '--server', 'host'])
+    expect(refreshed.code, refreshed.stderr).toBe(0)
+    const again = await waitFor(
+      async () => {
+        const since = (await checks('host')).slice(before)
+        return new Set(since.map((line) => line.resourceUri)).size === 2 ? since : undefined
+      },
+      10_000,
+      'the checks after the refresh',
+    )
+    expect(again.map(({ resourceUri, shown }) => `${resourceUri} ${shown}`).sort()).toEqual([
+      'ui://host/app true',
+      'ui://host/missing false',
+    ])
+  })
+
   it('keeps ui:// resources whether or not the server declares the extension and hides app-only tools', async () => {
     const apps = await tools('apps')
     const byTool = new Map(apps.map((tool) => [tool.tool, tool]))
