@@ -15,6 +15,7 @@ import type { DiscoverResult } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { APP_HTML_MARKER } from '../fixtures/app-html.js'
+import { moduleAsScript } from '../fixtures/ext-apps-inline.js'
 import {
   appHostServerPath,
   httpServerPath,
@@ -288,6 +289,26 @@ describe('app-host-server', () => {
     expect((await call('broken_app')).content).toEqual([
       { type: 'text', text: 'broken app result' },
     ])
+  })
+})
+
+describe('ext-apps-inline', () => {
+  it('refuses a bundle of any other shape, saying what is wrong', () => {
+    const good = 'var a=1;class q{};export{a as x,q as App};'
+    expect(moduleAsScript(good, 'good.js')).toContain(
+      'globalThis.ExtApps=Object.freeze({x:a,App:q})',
+    )
+    const cases: [string, RegExp][] = [
+      ['var a=1;', /does not end in one export\{…\} statement/],
+      ['var a=1;export{a as x};', /does not export App/],
+      ['import b from "b";var a=1;export{a as App};', /is not a self-contained module/],
+      ['var a=await 1;export{a as App};', /is not a self-contained module/],
+      ['var a="</script>";export{a as App};', /contains <\/script/],
+      ['var a=1;export{a as default as App};', /unexpected export entry/],
+    ]
+    for (const [source, error] of cases) {
+      expect(() => moduleAsScript(source, 'bad.js'), source).toThrow(error)
+    }
   })
 })
 
