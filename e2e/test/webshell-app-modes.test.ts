@@ -175,6 +175,15 @@ describe('App display modes in the WebShell', { timeout: 60_000 }, () => {
         (allowBox?.y ?? 0) + (allowBox?.height ?? 0) / 2,
       ),
     ).toBe(true)
+    // Escape in the question leaves it for later, as anywhere; it does not take the App back.
+    await page.waitForFunction(
+      () => document.activeElement?.closest('[data-testid="question-bar"]') != null,
+    )
+    await page.keyboard.press('Escape')
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('data-testid') === 'app-mode-close',
+    )
+    expect(await page.getByTestId('app-stage').getAttribute('data-mode')).toBe('fullscreen')
     await allow.click()
     const answered = await call
     expect(answered.code, answered.stderr).toBe(0)
@@ -182,10 +191,8 @@ describe('App display modes in the WebShell', { timeout: 60_000 }, () => {
     await page.getByTestId('question-bar').waitFor({ state: 'detached' })
     expect(await page.getByTestId('app-stage').getAttribute('data-mode')).toBe('fullscreen')
 
-    // Focus went back to the close bar with the question; Escape returns the App to its card.
-    await page.waitForFunction(
-      () => document.activeElement?.getAttribute('data-testid') === 'app-mode-close',
-    )
+    // Focus is on the page, not in the App: Escape returns the App to its card.
+    expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe('IFRAME')
     await page.keyboard.press('Escape')
     await expect.poll(() => app.locator('#mode').textContent()).toBe('inline')
     await page.locator('[data-testid="app-stage"][data-mode="inline"]').waitFor()
@@ -196,6 +203,15 @@ describe('App display modes in the WebShell', { timeout: 60_000 }, () => {
       maxHeight: 2000,
     })
     expect(await appMark(app)).toBe('kept')
+
+    // Asked from inside the App, where the click left focus: focus comes to the close button, so
+    // Escape works at once.
+    expect(await askMode(app, 'fullscreen')).toBe('fullscreen')
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('data-testid') === 'app-mode-close',
+    )
+    await page.keyboard.press('Escape')
+    await expect.poll(() => app.locator('#mode').textContent()).toBe('inline')
 
     // The close button does the same.
     expect(await askMode(app, 'fullscreen')).toBe('fullscreen')
@@ -290,6 +306,10 @@ describe('App display modes in the WebShell', { timeout: 60_000 }, () => {
     const stages = page.getByTestId('app-stage')
     expect(await stages.nth(0).getAttribute('data-mode')).toBe('inline')
     expect(await stages.nth(1).getAttribute('data-mode')).toBe('pip')
+    // Its card says where it went, and brings it back.
+    await page.getByTestId('app-away').getByRole('button', { name: 'Show it here' }).click()
+    await expect.poll(() => second.locator('#mode').textContent()).toBe('inline')
+    expect(await page.locator('.transcript-app-away').count()).toBe(0)
     expect(errors, errors.join('\n')).toEqual([])
     await page.close()
   })
