@@ -22,6 +22,7 @@ interface HostContext {
   timeZone?: string
   platform?: string
   userAgent?: string
+  deviceCapabilities?: { touch?: boolean; hover?: boolean }
   theme?: string
   styles?: { variables?: Record<string, string> }
 }
@@ -405,6 +406,10 @@ describe('App display modes in the WebShell', { timeout: 60_000 }, () => {
       theme: 'light',
       displayMode: 'inline',
       availableDisplayModes: ['inline', 'fullscreen', 'pip'],
+    })
+    expect(context.deviceCapabilities).toEqual({
+      touch: expect.any(Boolean),
+      hover: expect.any(Boolean),
     })
     const container = page.getByTestId('app-container')
     expect(context.containerDimensions).toEqual({

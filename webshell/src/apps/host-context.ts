@@ -1,6 +1,6 @@
-// The host context an App is given and kept told about: theme and the WebShell's palette as the
-// style variables ext-apps names, locale, time zone, platform, and the display modes on offer.
-// Colours are read back from the page as it is drawn, so they are those of the current theme.
+// The host context an App is given and kept told about: theme, the WebShell's palette as ext-apps'
+// style variables (read back from the page as drawn, so in the current theme's colours), locale,
+// time zone, platform, input device and the display modes on offer.
 
 import type {
   McpUiHostContext,
@@ -75,6 +75,10 @@ export function hostEnvironment(theme: Theme): McpUiHostContext {
     locale: navigator.language,
     timeZone: timeZone(),
     userAgent: 'Ferry WebShell',
+    deviceCapabilities: {
+      touch: navigator.maxTouchPoints > 0,
+      hover: matchMedia('(hover: hover)').matches,
+    },
     availableDisplayModes: [...HOST_DISPLAY_MODES],
   }
 }
