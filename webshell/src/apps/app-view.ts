@@ -2,19 +2,16 @@
 // App in an inner srcdoc frame) and the host side of the protocol, an AppBridge with no MCP client
 // and no privileged capabilities. Loaded on demand, so the first visit pays nothing for it.
 
-import {
-  AppBridge,
-  PostMessageTransport,
-  type McpUiHostContext,
-} from '@modelcontextprotocol/ext-apps/app-bridge'
+import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge'
 import type { DisplayResult } from '../../../daemon/src/protocol/index.js'
+import { AppPlacement } from './app-placement.js'
+import type { DisplayModes } from './display-modes.js'
+
+export { MAX_HEIGHT_PX, MIN_HEIGHT_PX } from './app-placement.js'
 
 export type AppDisplay = Extract<DisplayResult, { type: 'mcp_app' }>
 export type Theme = 'light' | 'dark'
 
-/** Heights an App may ask for: a sliver at least, and never taller than a few screens. */
-export const MIN_HEIGHT_PX = 40
-export const MAX_HEIGHT_PX = 2000
 /** How long the proxy may take to announce itself before the card falls back to text. */
 export const PROXY_READY_MS = 5000
 /**
@@ -33,6 +30,9 @@ export interface AppView {
 }
 
 export interface AppViewOptions {
+  callId: string
+  /** The tab's record of which App is out of the transcript. */
+  modes: DisplayModes
   container: HTMLElement
   sandboxOrigin: string
   display: AppDisplay
@@ -46,10 +46,6 @@ export interface AppViewOptions {
 }
 
 const HOST_INFO = { name: 'Ferry WebShell', version: '0.1.0' }
-
-function clampHeight(height: number): number {
-  return Math.min(MAX_HEIGHT_PX, Math.max(MIN_HEIGHT_PX, Math.round(height)))
-}
 
 function wantsClipboard(display: AppDisplay): boolean {
   const declared = display.permissions.clipboardWrite
@@ -94,19 +90,10 @@ export function startAppView(options: AppViewOptions): AppView {
   iframe.title = options.title
   iframe.className = display.prefersBorder === false ? 'app-frame' : 'app-frame app-frame-border'
   iframe.dataset.testid = 'app-frame'
-  iframe.style.height = `${clampHeight(160)}px`
   options.container.append(iframe)
 
-  const hostContext: McpUiHostContext = {
-    theme: options.theme,
-    platform: 'web',
-    displayMode: 'inline',
-    availableDisplayModes: ['inline'],
-    containerDimensions: { maxHeight: MAX_HEIGHT_PX, maxWidth: options.container.clientWidth },
-    locale: navigator.language,
-    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-    userAgent: 'Ferry WebShell',
-  }
+  const placement = new AppPlacement({ ...options, iframe })
+  const { hostContext } = placement
   // No MCP client and no capabilities: the App may not call tools, open links, send messages,
   // download files or change the model's context; those requests get method-not-found.
   const bridge = new AppBridge(null, HOST_INFO, {}, { hostContext })
@@ -134,11 +121,7 @@ export function startAppView(options: AppViewOptions): AppView {
       await bridge.sendToolResult(display.toolResult as Parameters<AppBridge['sendToolResult']>[0])
     })()
   }
-  bridge.onsizechange = ({ height }) => {
-    if (typeof height === 'number' && Number.isFinite(height)) {
-      iframe.style.height = `${clampHeight(height)}px`
-    }
-  }
+  placement.serve(bridge)
 
   const target = iframe.contentWindow as Window
   // Registered before the bridge's own listener, so a stopped App's messages never reach it.
@@ -180,8 +163,7 @@ export function startAppView(options: AppViewOptions): AppView {
       }
     },
     setTheme(theme) {
-      // A new object: the bridge sends the App what differs from the context it holds.
-      bridge.setHostContext({ ...hostContext, theme })
+      placement.setTheme(theme)
     },
     dispose() {
       if (disposed) return
@@ -190,6 +172,7 @@ export function startAppView(options: AppViewOptions): AppView {
       window.removeEventListener('message', budget)
       void bridge.close()
       iframe.remove()
+      placement.dispose()
     },
   }
 }
