@@ -8,6 +8,7 @@ import {
   type McpUiHostContext,
 } from '@modelcontextprotocol/ext-apps/app-bridge'
 import type { DisplayResult } from '../../../daemon/src/protocol/index.js'
+import { attachRequests, HOST_CAPABILITIES, type AppRequestsOptions } from './app-requests.js'
 
 export type AppDisplay = Extract<DisplayResult, { type: 'mcp_app' }>
 export type Theme = 'light' | 'dark'
@@ -43,6 +44,8 @@ export interface AppViewOptions {
   onFailure(reason: string): void
   /** The App was stopped for what it did; its frame is gone. */
   onClosed(reason: string): void
+  /** How the App's requests reach the daemon. */
+  requests: AppRequestsOptions
 }
 
 const HOST_INFO = { name: 'Ferry WebShell', version: '0.1.0' }
@@ -107,9 +110,9 @@ export function startAppView(options: AppViewOptions): AppView {
     timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     userAgent: 'Ferry WebShell',
   }
-  // No MCP client and no capabilities: the App may not call tools, open links, send messages,
-  // download files or change the model's context; those requests get method-not-found.
-  const bridge = new AppBridge(null, HOST_INFO, {}, { hostContext })
+  // No MCP client: what the App asks goes to the daemon, or to the person first (app-requests.ts).
+  const bridge = new AppBridge(null, HOST_INFO, HOST_CAPABILITIES, { hostContext })
+  const requests = attachRequests(bridge, options.container, options.requests)
   let ready = false
   let inputSent = false
   const readyTimer = setTimeout(() => {
@@ -128,6 +131,7 @@ export function startAppView(options: AppViewOptions): AppView {
   bridge.oninitialized = () => {
     if (inputSent) return
     inputSent = true
+    requests.open()
     void (async () => {
       // An App is only made for a call that succeeded, so a result always follows the input.
       await bridge.sendToolInput({ arguments: display.toolInput })
@@ -172,6 +176,7 @@ export function startAppView(options: AppViewOptions): AppView {
   let disposed = false
   return {
     async teardown(timeoutMs) {
+      requests.close()
       if (disposed || !ready) return
       try {
         await bridge.teardownResource({}, { timeout: timeoutMs })
@@ -186,6 +191,7 @@ export function startAppView(options: AppViewOptions): AppView {
     dispose() {
       if (disposed) return
       disposed = true
+      requests.close()
       clearTimeout(readyTimer)
       window.removeEventListener('message', budget)
       void bridge.close()
