@@ -16,6 +16,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { APP_HTML_MARKER } from '../fixtures/app-html.js'
 import {
+  appHostServerPath,
   httpServerPath,
   rawLegacyServerPath,
   sseServerPath,
@@ -236,6 +237,57 @@ describe('stdio-server --apps', () => {
     await plain.client.connect(plain.transport)
     expect(plain.client.getServerCapabilities()?.extensions).toBeUndefined()
     expect((await plain.client.listTools()).tools).toHaveLength(6 + 14)
+  })
+})
+
+describe('app-host-server', () => {
+  it('serves the real ext-apps App inlined, six tools and two resources, without declaring the extension', async () => {
+    const { client, transport } = stdioClient('legacy', process.execPath, [appHostServerPath])
+    await client.connect(transport)
+    expect(client.getServerCapabilities()?.extensions).toBeUndefined()
+    const { tools } = await client.listTools()
+    const meta = Object.fromEntries(tools.map((tool) => [tool.name, tool._meta]))
+    expect(meta).toEqual({
+      host_app: { ui: { resourceUri: 'ui://host/app' }, 'ui/resourceUri': 'ui://host/app' },
+      flat_app: { 'ui/resourceUri': 'ui://host/app' },
+      bump: { ui: { visibility: ['app'] } },
+      peek: { ui: { visibility: ['app'] } },
+      model_only: { ui: { visibility: ['model'] } },
+      broken_app: {
+        ui: { resourceUri: 'ui://host/missing' },
+        'ui/resourceUri': 'ui://host/missing',
+      },
+    })
+    const app = await client.readResource({ uri: 'ui://host/app' })
+    expect(app.contents).toHaveLength(1)
+    expect(app.contents[0]).toMatchObject({ mimeType: 'text/html;profile=mcp-app' })
+    const html = (app.contents[0] as { text: string }).text
+    // The bundle's trailing export became the global the App's module script reads.
+    expect(html).toContain('globalThis.ExtApps=Object.freeze({')
+    expect(html).not.toMatch(/export\s*\{/)
+    expect(Buffer.byteLength(html)).toBeLessThan(1024 * 1024)
+    const notes = await client.readResource({ uri: 'ui://host/notes' })
+    expect(notes.contents[0]).toMatchObject({
+      mimeType: 'text/plain',
+      text: 'notes from the host server',
+    })
+    await expect(client.readResource({ uri: 'ui://host/missing' })).rejects.toThrow()
+
+    const call = (name: string, args: Record<string, unknown> = {}) =>
+      client.callTool({ name, arguments: args })
+    expect((await call('host_app', { label: 'one' })).content).toEqual([
+      { type: 'text', text: 'host app ready: one' },
+    ])
+    expect((await call('flat_app')).content).toEqual([
+      { type: 'text', text: 'host app ready: none' },
+    ])
+    expect(await call('bump')).toMatchObject({ structuredContent: { count: 1 } })
+    expect((await call('bump')).content).toEqual([{ type: 'text', text: 'bumped 2' }])
+    expect((await call('peek')).content).toEqual([{ type: 'text', text: 'peek 2' }])
+    expect((await call('model_only')).content).toEqual([{ type: 'text', text: 'model only' }])
+    expect((await call('broken_app')).content).toEqual([
+      { type: 'text', text: 'broken app result' },
+    ])
   })
 })
 
