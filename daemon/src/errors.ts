@@ -25,6 +25,8 @@ export const ErrorCode = {
   ConfirmationUnavailable: 'confirmation_unavailable',
   /** An answer to a server's question that does not fit what it asked for (422). */
   InvalidInputAnswer: 'invalid_input_answer',
+  /** An MCP App past its request budget (429). */
+  TooManyRequests: 'too_many_requests',
   DaemonRunning: 'daemon_running',
   DaemonNotRunning: 'daemon_not_running',
   Internal: 'internal',

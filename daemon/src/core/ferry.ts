@@ -349,6 +349,29 @@ export class Ferry {
   }
 
   /**
+   * The entry of a tool an MCP App of `server` may call, by the server's own tool name: a tool of
+   * that server whose visibility includes `app` (app-only tools too), or an error the App can show.
+   */
+  lookupForApp(server: string, tool: string): RegistryEntry {
+    const entry = this.registry().find((c) => c.server === server && c.tool === tool)
+    if (entry === undefined) {
+      const notReady = this.connection(server).notReadyError()
+      if (notReady !== undefined) throw notReady
+      throw new FerryError(
+        ErrorCode.ToolNotFound,
+        `server "${server}" has no tool "${tool}"; an App may call only its own server's tools`,
+      )
+    }
+    if (!entry.visibility.includes('app')) {
+      throw new FerryError(
+        ErrorCode.Forbidden,
+        `tool "${tool}" is not visible to Apps (visibility ${JSON.stringify(entry.visibility)})`,
+      )
+    }
+    return entry
+  }
+
+  /**
    * Runs a tool on its server. Sessions call this; everything else goes through a session. A server
    * reconnected with other settings since `entry` was looked up is not called: it is another program.
    */

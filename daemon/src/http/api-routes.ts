@@ -12,6 +12,7 @@ import type {
   WorkspaceApproveResponse,
 } from '../protocol/index.js'
 import type { Sessions } from '../sessions/sessions.js'
+import { appRoutes } from './app-routes.js'
 import { callRoutes } from './call-routes.js'
 import { gatewayRoutes, type GatewayRouteDeps } from './gateway-routes.js'
 import { jsonBody, parseBody } from './guards.js'
@@ -88,6 +89,7 @@ export function apiRoutes(deps: ApiDeps): Hono {
   api.route('/', inputRoutes(deps.sessions))
   api.route('/', gatewayRoutes(deps.gatewayTokens))
   api.route('/', observeRoutes(ferry))
+  api.route('/', appRoutes(deps.sessions))
 
   api.post('/reload', async (c) => c.json(await ferry.reload()))
 

@@ -25,6 +25,7 @@ const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   [ErrorCode.Conflict]: 409,
   [ErrorCode.ConfirmationUnavailable]: 409,
   [ErrorCode.InvalidInputAnswer]: 422,
+  [ErrorCode.TooManyRequests]: 429,
   [ErrorCode.DaemonRunning]: 409,
   [ErrorCode.DaemonNotRunning]: 503,
   [ErrorCode.Internal]: 500,

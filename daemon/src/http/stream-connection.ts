@@ -16,6 +16,8 @@ import {
   type StreamMessage,
   type TranscriptEvent,
 } from '../protocol/index.js'
+import { AppInstances } from '../sessions/app-instances.js'
+import { appCommandSchema } from '../sessions/app-requests.js'
 import type { Session } from '../sessions/session.js'
 import type { Sessions } from '../sessions/sessions.js'
 import { ServerFollows } from './server-follows.js'
@@ -81,6 +83,8 @@ export class StreamConnection {
   /** Calls this client started and that still run: a client that goes away cancels them. */
   private readonly calls = new Set<string>()
   private readonly follows: ServerFollows
+  /** The MCP Apps this client shows; they end when it goes. */
+  private readonly apps: AppInstances
 
   constructor(
     private readonly ws: WebSocket,
@@ -89,11 +93,13 @@ export class StreamConnection {
   ) {
     this.client = { id: randomBytes(4).toString('hex'), kind: 'api', label: 'WebSocket client' }
     this.follows = new ServerFollows(sessions.ferry, (message) => this.send(message))
+    this.apps = new AppInstances((callId) => this.sessions.runner.cancel(callId, this.client))
     ws.on('message', (data, isBinary) => void this.onMessage(isBinary ? '' : data.toString()))
     ws.on('pong', () => (this.alive = true))
     ws.on('close', () => {
       this.unsubscribe?.()
       this.follows.close()
+      this.apps.closeAll()
       for (const callId of this.calls) {
         try {
           this.sessions.runner.cancel(callId, this.client)
@@ -144,7 +150,8 @@ export class StreamConnection {
   private async onMessage(text: string): Promise<void> {
     let parsed: StreamCommand
     try {
-      const result = command.safeParse(JSON.parse(text))
+      const raw: unknown = JSON.parse(text)
+      const result = (appCommandSchema(raw) ?? command).safeParse(raw)
       if (!result.success) {
         const issue = result.error.issues[0]
         throw new FerryError(
@@ -245,6 +252,23 @@ export class StreamConnection {
         const answer = content === undefined ? { action } : { action, content }
         await this.sessions.inputs.answer(message.inputId, answer, this.client)
         this.send({ type: 'reply', ref: message.ref, ok: true })
+        return
+      }
+      case 'app_open': {
+        this.writable()
+        const session = this.session ?? (await this.sessions.resolve(undefined))
+        const { appId } = this.apps.open(session, message.callId)
+        this.send({ type: 'reply', ref: message.ref, ok: true, appId })
+        return
+      }
+      case 'app_close':
+        this.apps.close(message.appId)
+        this.send({ type: 'reply', ref: message.ref, ok: true })
+        return
+      case 'app_request': {
+        const app = this.apps.get(message.appId)
+        const answer = await this.sessions.apps.handle(app, message, this.client)
+        this.send({ type: 'reply', ref: message.ref, ok: true, ...answer })
         return
       }
     }

@@ -32,6 +32,11 @@ export interface CallInput {
   elicitUnavailable?: string | undefined
   /** The caller answers the server's questions of this call itself (an interactive terminal). */
   callerAnswersInputs?: boolean | undefined
+  /**
+   * An MCP App of `server` makes the call (through its tab, the `client`): `tool` is the server's
+   * own tool name, looked up for Apps, and `call.requested` names the call that rendered it.
+   */
+  app?: { parentCallId: string; server: string } | undefined
 }
 
 /** Where a call went once it passed its confirmation. */
@@ -70,7 +75,7 @@ export class CallRunner {
     session: Session,
     input: CallInput,
   ): Promise<{ callId: string; result: CallToolResult }> {
-    const entry = this.ferry.lookup(input.tool)
+    const entry = this.lookup(input.tool, input)
     const callId = input.callId ?? this.newCallId()
     if (this.running.has(callId)) {
       throw new FerryError(ErrorCode.Conflict, `a call with id ${callId} is already running`)
@@ -89,6 +94,7 @@ export class CallRunner {
           server: entry.server,
           serverTool: entry.tool,
           arguments: input.arguments,
+          ...(input.app === undefined ? {} : { app: { parentCallId: input.app.parentCallId } }),
         },
         input.client,
       )
@@ -108,7 +114,7 @@ export class CallRunner {
         )
         return { callId, result: DENIED_RESULT }
       }
-      if (outcome !== NOT_ASKED) this.unchangedSince(entry)
+      if (outcome !== NOT_ASKED) this.unchangedSince(entry, input)
       run.sent = { server: entry.server, session }
       const result = await this.ferry.call(entry, input.arguments, {
         signal: controller.signal,
@@ -183,8 +189,8 @@ export class CallRunner {
    * The answer was given about the tool as it was looked up; if its server reconnected with other
    * settings or it changed its definition meanwhile, the call stops before reaching the server.
    */
-  private unchangedSince(entry: RegistryEntry): void {
-    const now = this.ferry.lookup(entry.name)
+  private unchangedSince(entry: RegistryEntry, input: CallInput): void {
+    const now = this.lookup(input.app === undefined ? entry.name : entry.tool, input)
     if (
       now.server !== entry.server ||
       now.serverFingerprint !== entry.serverFingerprint ||
@@ -195,6 +201,13 @@ export class CallRunner {
         `${entry.name} changed while its confirmation was pending (its server's settings or its definition); it was not called, call it again to be asked about it as it is now`,
       )
     }
+  }
+
+  /** A model's or the CLI's tool by qualified name; an App's by its server's own tool name. */
+  private lookup(tool: string, input: CallInput): RegistryEntry {
+    return input.app === undefined
+      ? this.ferry.lookup(tool)
+      : this.ferry.lookupForApp(input.app.server, tool)
   }
 
   private async confirm(

@@ -4,6 +4,7 @@
 import type { Ferry } from '../core/ferry.js'
 import type { Log } from '../log.js'
 import type { TranscriptEventBody } from '../protocol/index.js'
+import { AppRequests } from './app-requests.js'
 import { CallRunner } from './call-runner.js'
 import { OfferingRunner } from './offering-runner.js'
 import { ResourceSubscriptions } from './resource-subscriptions.js'
@@ -20,6 +21,8 @@ export class Sessions {
   readonly runner: CallRunner
   readonly offerings: OfferingRunner
   readonly subscriptions: ResourceSubscriptions
+  /** What live MCP Apps ask, within each App's budget. */
+  readonly apps: AppRequests
 
   private constructor(
     readonly manager: SessionManager,
@@ -32,6 +35,7 @@ export class Sessions {
     this.runner = new CallRunner(ferry, this.broker, this.inputs, log)
     this.offerings = new OfferingRunner(ferry, log)
     this.subscriptions = new ResourceSubscriptions(ferry, manager, log)
+    this.apps = new AppRequests(ferry, this.runner, this.offerings, log)
     const toWorkspace = (body: TranscriptEventBody) => {
       for (const session of manager.all()) {
         if (session.meta.workspace !== workspace) continue
