@@ -41,7 +41,7 @@ async function answer(tab: Tab, parent: string, serverTool: string, outcome: str
 }
 
 describe('an MCP App calling tools', () => {
-  it('cannot be opened for a call without an App, an unknown call, or by a read-only client', async () => {
+  it('cannot be opened for a call without an App, an unknown call, or by a read-only client, and answers a request that does not fit', async () => {
     const tab = await openTab(daemon)
     const plain = await daemon.api('/call', {
       method: 'POST',
@@ -59,7 +59,21 @@ describe('an MCP App calling tools', () => {
     expect(refusal(await reader.command({ type: 'app_open', callId: shown })).code).toBe(
       'forbidden',
     )
-    expect(await tab.open(shown)).toMatch(/^[0-9a-f]{16}$/)
+    const appId = await tab.open(shown)
+    expect(appId).toMatch(/^[0-9a-f]{16}$/)
+    // A request that does not fit is answered by its ref, naming what to fix.
+    const unknown = await tab.command({ type: 'app_request', appId, method: 'sampling/create' })
+    expect(refusal(unknown)).toMatchObject({
+      code: 'bad_request',
+      message: expect.stringContaining(
+        "method: Invalid discriminator value. Expected 'tools/call'",
+      ),
+    })
+    const unnamed = await tab.ask(appId, 'tools/call', {} as { name: string })
+    expect(refusal(unnamed)).toMatchObject({
+      code: 'bad_request',
+      message: expect.stringContaining('params.name'),
+    })
   })
 
   it("runs the App's call of its server's tool as the App's, asks first when it acts, and answers the result", async () => {

@@ -17,7 +17,7 @@ import {
   type TranscriptEvent,
 } from '../protocol/index.js'
 import { AppInstances } from '../sessions/app-instances.js'
-import { appCommandSchema } from '../sessions/app-requests.js'
+import { appCommandRef, appCommandSchema } from '../sessions/app-requests.js'
 import type { Session } from '../sessions/session.js'
 import type { Sessions } from '../sessions/sessions.js'
 import { ServerFollows } from './server-follows.js'
@@ -149,8 +149,11 @@ export class StreamConnection {
 
   private async onMessage(text: string): Promise<void> {
     let parsed: StreamCommand
+    // An App command that does not fit is answered by its ref, so the tab can answer its App.
+    let appRef: string | undefined
     try {
       const raw: unknown = JSON.parse(text)
+      appRef = appCommandRef(raw)
       const result = (appCommandSchema(raw) ?? command).safeParse(raw)
       if (!result.success) {
         const issue = result.error.issues[0]
@@ -165,7 +168,7 @@ export class StreamConnection {
         error instanceof FerryError
           ? error
           : new FerryError(ErrorCode.BadRequest, 'messages must be JSON objects')
-      return this.fail(undefined, known, { where: 'stream message' })
+      return this.fail(appRef, known, { where: 'stream message' })
     }
     const ref = 'ref' in parsed ? parsed.ref : undefined
     try {

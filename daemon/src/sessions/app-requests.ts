@@ -39,6 +39,13 @@ export function appCommandSchema(
   return undefined
 }
 
+/** The `ref` of an App stream command, when it has a usable one, even if the rest does not fit. */
+export function appCommandRef(value: unknown): string | undefined {
+  if (appCommandSchema(value) === undefined) return undefined
+  const ref = (value as { ref?: unknown }).ref
+  return typeof ref === 'string' && ref.length >= 1 && ref.length <= 100 ? ref : undefined
+}
+
 function mebibytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`
 }
