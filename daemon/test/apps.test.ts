@@ -1,14 +1,16 @@
 // MCP Apps on the daemon side, against real fixture servers: the client declares the extension,
-// tools keep their ui:// resource only when the server declares it too, app-only tools stay out of
-// reach, a successful call's App is read and checked into an `mcp_app` display (or the reason it
-// is not shown), the model-visible result never changes, and App HTML never reaches the CLI,
-// attached terminals or the log.
+// tools keep their ui:// resource whether or not the server declares it too, each named App is
+// checked ahead of any call so the tool list says why it would not be shown, app-only tools stay
+// out of reach, a successful call's App is read and checked into an `mcp_app` display (or the
+// reason it is not shown), the model-visible result never changes, and App HTML never reaches the
+// CLI, attached terminals or the log.
 
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { APP_HTML_MARKER } from '../../e2e/fixtures/app-html.js'
+import { appHostServerPath } from '../../e2e/fixtures/paths.js'
 import type {
   CallResponse,
   CallToolResult,
@@ -55,14 +57,22 @@ beforeAll(async () => {
       apps: fixture(['--apps', '--record', records.apps], { appResourceTimeoutMs: 1000 }),
       modern: fixture(['--apps', '--era', 'modern', '--record', records.modern], {
         versionNegotiation: 'auto',
+        appResourceTimeoutMs: 1000,
       }),
-      // The same App tools on a server that does not declare the extension: Apps are off.
-      plain: fixture(['--apps', '--no-ui-extension', '--record', records.plain]),
+      // The same App tools on a server that does not declare the extension.
+      plain: fixture(['--apps', '--no-ui-extension', '--record', records.plain], {
+        appResourceTimeoutMs: 1000,
+      }),
+      // An ext-apps server that does not declare it either, with one App it does not have.
+      host: { command: process.execPath, args: [appHostServerPath] },
     },
   })
   await daemon.waitForStatus('apps', 'ready')
   expect(await daemon.waitForStatus('modern', 'ready')).toMatchObject({ era: 'modern' })
   await daemon.waitForStatus('plain', 'ready')
+  await daemon.waitForStatus('host', 'ready')
+  // Every App named is checked once its server is ready; no test reads while a check still runs.
+  for (const server of ['apps', 'modern', 'plain', 'host']) await appsChecked(server)
 })
 
 afterAll(async () => {
@@ -93,6 +103,34 @@ async function tools(server: string): Promise<ToolInfo[]> {
   return (await (await daemon.api(`/tools?server=${server}`)).json()) as ToolInfo[]
 }
 
+interface Checked {
+  kind: string
+  server?: string
+  resourceUri?: string
+  shown?: boolean
+  reason?: string
+}
+
+/** The daemon log's App checks of `server`'s resources. */
+async function checks(server: string): Promise<Checked[]> {
+  const log = await readJsonLines<Checked>(join(daemon.stateDir, 'daemon.log'))
+  return log.filter((line) => line.kind === 'server.app_checked' && line.server === server)
+}
+
+/** Waits until each App the server's tools name has been checked at least once. */
+async function appsChecked(server: string): Promise<void> {
+  const named = new Set((await tools(server)).flatMap((tool) => tool.uiResourceUri ?? []))
+  expect(named.size, server).toBeGreaterThan(0)
+  await waitFor(
+    async () => {
+      const done = new Set((await checks(server)).map((line) => line.resourceUri))
+      return [...named].every((uri) => done.has(uri)) || undefined
+    },
+    20_000,
+    `the App checks of ${server}`,
+  )
+}
+
 const reads = async (record: string) =>
   (await readJsonLines<Recorded>(record)).filter((line) => line.method === 'resources/read')
 
@@ -108,7 +146,72 @@ describe('MCP Apps', () => {
     }
   })
 
-  it('keeps ui:// resources only for servers that declare the extension and hides app-only tools', async () => {
+  it('says in the tool list, before any call, why a named App would not be shown', async () => {
+    const listed = await daemon.cli(['tools', '--json', '--server', 'host'])
+    expect(listed.code, listed.stderr).toBe(0)
+    const byTool = new Map((JSON.parse(listed.stdout) as ToolInfo[]).map((t) => [t.tool, t]))
+    expect(byTool.get('broken_app')).toMatchObject({
+      uiResourceUri: 'ui://host/missing',
+      appNotShown: 'App not shown: the server has no resource ui://host/missing',
+    })
+    expect(byTool.get('host_app')).toMatchObject({
+      uiResourceUri: 'ui://host/app',
+      appNotShown: null,
+    })
+    expect(byTool.get('flat_app')).toMatchObject({
+      uiResourceUri: 'ui://host/app',
+      appNotShown: null,
+    })
+    expect(byTool.get('model_only')).toMatchObject({ uiResourceUri: null, appNotShown: null })
+    // Both Apps were checked (one read for the URI two tools share) and the verdicts logged.
+    expect((await checks('host')).map(({ resourceUri, shown }) => [resourceUri, shown])).toEqual(
+      expect.arrayContaining([
+        ['ui://host/app', true],
+        ['ui://host/missing', false],
+      ]),
+    )
+    expect((await checks('host')).filter((c) => c.resourceUri === 'ui://host/app')).toHaveLength(1)
+
+    // The same checks cover every kind of App that cannot be shown, before those tools are called.
+    const apps = new Map((await tools('apps')).map((t) => [t.tool, t.appNotShown]))
+    expect(apps.get('app_show')).toBeNull()
+    expect(apps.get('app_wrong_mime')).toBe(
+      'App not shown: resource has MIME type text/html, expected text/html;profile=mcp-app',
+    )
+    expect(apps.get('app_too_big')).toBe('App not shown: resource is 1.3 MiB, limit 1 MiB')
+    expect(apps.get('app_bad_csp')).toMatch(/^App not shown: resource CSP is malformed: /)
+    expect(apps.get('app_hang')).toBe(
+      'App not shown: reading ui://fixture/hang timed out after 1 s',
+    )
+    // A server that does not declare the extension gets the very same checks.
+    const plain = new Map((await tools('plain')).map((t) => [t.tool, t.appNotShown]))
+    expect(plain).toEqual(apps)
+
+    const human = await daemon.cli(['tools', '--server', 'host'])
+    const row = human.stdout.split('\n').find((line) => line.startsWith('mcp_host_broken_app '))
+    expect(row).toMatch(/ read-only,app +Names an App resource the server does not have\. /)
+    expect(row).toContain('(App not shown: the server has no resource ui://host/missing)')
+  })
+
+  it('checks each App again when the tools are listed again', async () => {
+    const before = (await checks('host')).length
+    const refreshed = await daemon.cli(['tools', '--refresh', '--server', 'host'])
+    expect(refreshed.code, refreshed.stderr).toBe(0)
+    const again = await waitFor(
+      async () => {
+        const since = (await checks('host')).slice(before)
+        return new Set(since.map((line) => line.resourceUri)).size === 2 ? since : undefined
+      },
+      10_000,
+      'the checks after the refresh',
+    )
+    expect(again.map(({ resourceUri, shown }) => `${resourceUri} ${shown}`).sort()).toEqual([
+      'ui://host/app true',
+      'ui://host/missing false',
+    ])
+  })
+
+  it('keeps ui:// resources whether or not the server declares the extension and hides app-only tools', async () => {
     const apps = await tools('apps')
     const byTool = new Map(apps.map((tool) => [tool.tool, tool]))
     expect(byTool.get('app_show')?.uiResourceUri).toBe('ui://fixture/show')
@@ -118,8 +221,9 @@ describe('MCP Apps', () => {
     expect(byTool.has('app_only')).toBe(false)
 
     const plain = await tools('plain')
-    expect(plain.map((tool) => tool.tool)).toEqual(apps.map((tool) => tool.tool))
-    expect(plain.every((tool) => tool.uiResourceUri === null)).toBe(true)
+    expect(plain.map((tool) => [tool.tool, tool.uiResourceUri])).toEqual(
+      apps.map((tool) => [tool.tool, tool.uiResourceUri]),
+    )
 
     const listed = await daemon.cli(['tools'])
     expect(listed.stdout).toContain('mcp_apps_app_show')
@@ -260,7 +364,7 @@ describe('MCP Apps', () => {
     expect((await reads(records.apps)).length).toBe(before)
   })
 
-  it('prints the same `ferry call --json` bytes with and without App support', async () => {
+  it('prints the same `ferry call --json` bytes whether or not the server declares the extension', async () => {
     const withApps = await daemon.cli(['call', '--json', 'mcp_apps_app_show', '{"text":"same"}'])
     const without = await daemon.cli(['call', '--json', 'mcp_plain_app_show', '{"text":"same"}'])
     expect(withApps.code).toBe(0)
@@ -271,13 +375,12 @@ describe('MCP Apps', () => {
         structuredContent: { tool: 'app_show', text: 'same' },
       })}\n`,
     )
-    // Without the extension Ferry never reads the resource, and the display is plain.
-    expect(await reads(records.plain)).toEqual([])
+    // Without the extension the App is read and shown all the same.
+    expect((await reads(records.plain)).map((line) => line.uri)).toContain('ui://fixture/show')
     const results = (await daemon.events()).filter((e) => e.type === 'call.result')
-    const [on, off] = results.slice(-2)
-    expect(on).toMatchObject({ display: { type: 'mcp_app' } })
-    expect(off).toMatchObject({ display: { type: 'plain' } })
-    expect(off?.type === 'call.result' && off.display).toEqual({ type: 'plain' })
+    const [declared, undeclared] = results.slice(-2)
+    expect(declared).toMatchObject({ display: { type: 'mcp_app', serverName: 'apps' } })
+    expect(undeclared).toMatchObject({ display: { type: 'mcp_app', serverName: 'plain' } })
   })
 
   it('keeps App HTML out of ferry call, ferry attach and the daemon log', async () => {

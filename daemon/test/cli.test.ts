@@ -35,6 +35,7 @@ const SERVER_KEYS = [
 ]
 const TOOL_KEYS = [
   'annotations',
+  'appNotShown',
   'description',
   'inputSchema',
   'name',
@@ -152,6 +153,7 @@ describe('ferry tools', () => {
       }),
       annotations: { readOnlyHint: true },
       uiResourceUri: null,
+      appNotShown: null,
       taskSupport: null,
       notCallable: null,
     })

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import {
   APP_HTML_LIMIT_BYTES,
+  appDisplay,
+  checkApp,
   checkAppResource,
   isAppMimeType,
-  loadAppDisplay,
+  type AppLoad,
 } from './app-resource.js'
 
 const MIME = 'text/html;profile=mcp-app'
@@ -124,8 +126,9 @@ describe('isAppMimeType', () => {
   })
 })
 
-describe('loadAppDisplay', () => {
-  const load = (read: (signal: AbortSignal) => Promise<unknown>, timeoutMs = 5000) => ({
+describe('checkApp and appDisplay', () => {
+  const loadAppDisplay = async (source: AppLoad) => appDisplay(source, await checkApp(source))
+  const load = (read: (signal: AbortSignal) => Promise<unknown>, timeoutMs = 5000): AppLoad => ({
     serverName: 's',
     serverTool: 'chart',
     resourceUri: 'ui://s/app',

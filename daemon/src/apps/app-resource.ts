@@ -1,7 +1,7 @@
-// Loads the MCP App of a finished tool call: reads its `ui://` resource within a time limit and
-// checks it (one content item, the App MIME type, at most 1 MiB of UTF-8 HTML, well-formed CSP
-// domains) before it becomes an `mcp_app` display. Any failure leaves the result plain, with the
-// reason in `appNotShown`. The model-visible result is never touched here.
+// Reads an App's `ui://` resource within a time limit and checks it (one content item, the App
+// MIME type, at most 1 MiB of UTF-8 HTML, well-formed CSP domains): for a finished tool call it
+// becomes an `mcp_app` display, or stays plain with the reason in `appNotShown`. The same check
+// tells the tool list ahead of any call. The model-visible result is never touched here.
 
 import { ResourceNotFoundError } from '@modelcontextprotocol/client'
 import { errorMessage } from '../errors.js'
@@ -23,13 +23,9 @@ export interface CheckedApp {
 
 export type AppCheck = { ok: true; app: CheckedApp } | { ok: false; reason: string }
 
-export interface AppLoad {
-  serverName: string
-  /** The tool's name on its server, for the fallback text. */
-  serverTool: string
+/** Where an App resource is read from, and within what time. */
+export interface AppSource {
   resourceUri: string
-  toolInput: Record<string, unknown>
-  toolResult: CallToolResult
   timeoutMs: number
   /** Aborts the read, e.g. when the call is cancelled. */
   signal: AbortSignal
@@ -39,23 +35,39 @@ export interface AppLoad {
   listedMeta: () => unknown
 }
 
+export interface AppLoad extends AppSource {
+  serverName: string
+  /** The tool's name on its server, for the fallback text. */
+  serverTool: string
+  toolInput: Record<string, unknown>
+  toolResult: CallToolResult
+}
+
 function record(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)
     : undefined
 }
 
-/** The display of a successful call of a tool with an App: the App, or plain with the reason. */
-export async function loadAppDisplay(load: AppLoad): Promise<DisplayResult> {
-  let checked: AppCheck
+/** Reads and checks the App resource; never throws. */
+export async function checkApp(source: AppSource): Promise<AppCheck> {
   try {
-    const read = await readWithin(load)
-    checked = read.ok
-      ? checkAppResource(read.result, load.resourceUri, load.listedMeta())
+    const read = await readWithin(source)
+    return read.ok
+      ? checkAppResource(read.result, source.resourceUri, source.listedMeta())
       : { ok: false, reason: read.reason }
   } catch (error) {
-    checked = { ok: false, reason: `checking ${load.resourceUri} failed: ${errorMessage(error)}` }
+    return { ok: false, reason: `checking ${source.resourceUri} failed: ${errorMessage(error)}` }
   }
+}
+
+/** What a plain display and the tool list say about an App that failed its check. */
+export function appNotShown(checked: AppCheck): string | null {
+  return checked.ok ? null : `App not shown: ${checked.reason}`
+}
+
+/** The display of a successful call of a tool with an App, from the check of its resource. */
+export function appDisplay(load: AppLoad, checked: AppCheck): DisplayResult {
   if (!checked.ok) return { type: 'plain', appNotShown: `App not shown: ${checked.reason}` }
   return {
     type: 'mcp_app',
@@ -70,7 +82,7 @@ export async function loadAppDisplay(load: AppLoad): Promise<DisplayResult> {
 
 type ReadOutcome = { ok: true; result: unknown } | { ok: false; reason: string }
 
-async function readWithin(load: AppLoad): Promise<ReadOutcome> {
+async function readWithin(load: AppSource): Promise<ReadOutcome> {
   const uri = load.resourceUri
   const controller = new AbortController()
   let timedOut = false

@@ -1,6 +1,7 @@
 // What a tool declares about its MCP App: the `ui://` resource (`_meta.ui.resourceUri`, or the
-// older flat `_meta["ui/resourceUri"]`) and who may call it (`_meta.ui.visibility`). Anything
-// unusable is ignored with a warning the connection reports once.
+// older flat `_meta["ui/resourceUri"]`), whether or not its server declares the Apps extension,
+// and who may call it (`_meta.ui.visibility`). Anything unusable is ignored with a warning the
+// connection reports once.
 
 import type { Tool } from '@modelcontextprotocol/client'
 import { RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server'
@@ -9,7 +10,7 @@ export type ToolVisibility = 'model' | 'app'
 export const DEFAULT_VISIBILITY: readonly ToolVisibility[] = ['model', 'app']
 
 export interface ToolUi {
-  /** The App resource, kept only when the server declares the Apps extension. */
+  /** The `ui://` App resource the tool names; whether it can be shown is known only by reading it. */
   resourceUri: string | null
   visibility: ToolVisibility[]
   /** What was ignored and why, one sentence each, naming the tool. */
@@ -22,13 +23,13 @@ function record(value: unknown): Record<string, unknown> | undefined {
     : undefined
 }
 
-export function readToolUi(tool: Tool, appsSupported: boolean): ToolUi {
+export function readToolUi(tool: Tool): ToolUi {
   const meta = record(tool._meta)
   const ui = record(meta?.ui)
   const warnings: string[] = []
   const name = JSON.stringify(tool.name)
 
-  // Visibility applies whether or not Apps are shown: an app-only tool is never the model's.
+  // An app-only tool is never the model's.
   let visibility = [...DEFAULT_VISIBILITY]
   const declared = ui?.visibility
   if (Array.isArray(declared)) {
@@ -44,7 +45,7 @@ export function readToolUi(tool: Tool, appsSupported: boolean): ToolUi {
 
   let resourceUri: string | null = null
   const candidate = ui?.resourceUri ?? meta?.[RESOURCE_URI_META_KEY]
-  if (appsSupported && candidate !== undefined) {
+  if (candidate !== undefined) {
     if (typeof candidate === 'string' && /^ui:\/\/\S+$/.test(candidate)) {
       resourceUri = candidate
     } else {

@@ -35,11 +35,14 @@ export function formatTools(tools: ToolInfo[]): string {
       t.annotations.readOnlyHint ? 'read-only' : '',
       t.annotations.destructiveHint ? 'destructive' : '',
       t.taskSupport === 'required' ? 'task' : '',
+      t.uiResourceUri !== null ? 'app' : '',
     ].filter(Boolean)
     const description = (t.title ?? t.description ?? '').split('\n')[0] ?? ''
-    const shown =
+    const about =
       t.notCallable === null ? description.slice(0, 80) : `cannot be called: ${t.notCallable}`
-    rows.push([t.name, t.server, hints.join(',') || '-', shown])
+    // The last column is not padded, so the reason can run on without pushing the others.
+    const shown = t.appNotShown === null ? about : `${about} (${t.appNotShown})`
+    rows.push([t.name, t.server, hints.join(',') || '-', shown.trimStart()])
   }
   return table(rows)
 }

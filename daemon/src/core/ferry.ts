@@ -8,7 +8,7 @@ import type {
   GetPromptResult,
   ReadResourceResult,
 } from '@modelcontextprotocol/client'
-import { loadAppDisplay } from '../apps/app-resource.js'
+import { appDisplay, checkApp, type AppLoad } from '../apps/app-resource.js'
 import { resolve } from 'node:path'
 import { ApprovalStore, loadSettings, type LoadOptions } from '../config/index.js'
 import { DEFAULT_APP_RESOURCE_TIMEOUT_MS } from '../config/defaults.js'
@@ -189,7 +189,7 @@ export class Ferry {
           config: connection.config,
           fingerprint: connection.fingerprint,
           tools: connection.discovered.tools,
-          appsSupported: connection.appsSupported,
+          appNotShown: (uri: string) => connection.appChecks.reasonFor(uri),
           taskBlocker: connection.taskCalls.blocker,
         })),
     )
@@ -391,9 +391,10 @@ export class Ferry {
   }
 
   /**
-   * How a finished call shows: its MCP App when the tool has one (on a server that declares the
-   * extension), the result is not an error and the App resource loads and checks out; otherwise
-   * plain, with the reason when there was an App to show. Never throws.
+   * How a finished call shows: its MCP App when the tool names one, the result is not an error and
+   * the App resource loads and checks out (whether or not the server declares the extension);
+   * otherwise plain, with the reason when there was an App to show. The verdict becomes the
+   * tool's `appNotShown`. Never throws.
    */
   async display(
     entry: RegistryEntry,
@@ -403,7 +404,7 @@ export class Ferry {
   ): Promise<DisplayResult> {
     if (entry.uiResourceUri === null || result.isError === true) return { type: 'plain' }
     const resourceUri = entry.uiResourceUri
-    const display = await loadAppDisplay({
+    const load: AppLoad = {
       serverName: entry.server,
       serverTool: entry.tool,
       resourceUri,
@@ -415,7 +416,13 @@ export class Ferry {
       read: (uri, options) => this.connection(entry.server).readResource(uri, options),
       listedMeta: () =>
         this.pool.get(entry.server)?.discovered.resources.find((r) => r.uri === resourceUri)?._meta,
-    })
+    }
+    const checked = await checkApp(load)
+    // A cancelled call says nothing about the App.
+    if (!signal.aborted) {
+      this.pool.get(entry.server)?.appChecks.record(resourceUri, checked)
+    }
+    const display = appDisplay(load, checked)
     if (display.type === 'plain') {
       this.options.log({
         kind: 'call.app_not_shown',

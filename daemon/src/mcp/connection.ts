@@ -14,12 +14,13 @@ import type {
   ReadResourceResult,
 } from '@modelcontextprotocol/client'
 import { readToolUi } from '../apps/tool-ui.js'
-import { clientCapabilities, serverSupportsApps } from '../apps/ui-extension.js'
+import { clientCapabilities } from '../apps/ui-extension.js'
 import type { ServerConfig, TransportKind } from '../config/types.js'
 import { ErrorCode, FerryError, errorMessage } from '../errors.js'
 import type { Log } from '../log.js'
 import type { LogLevel, ProtocolEra, ServerStatus } from '../protocol/index.js'
 import { isToolAllowed } from '../tools/registry.js'
+import { AppChecks, namedApps } from './app-checks.js'
 import { planConnect, type ConnectPlan } from './connect-plan.js'
 import { describeCallFailure } from './call-errors.js'
 import { ChangeWatch } from './change-watch.js'
@@ -82,14 +83,14 @@ export class Connection {
   error: string | null = null
   restartCount = 0
   discovered: Discovered = noDiscovery
-  /** The server declared the MCP Apps extension on the current connection. */
-  appsSupported = false
   /** How tools that need a task are called on the current connection, or why they cannot be. */
   taskCalls = NO_TASK_CALLS
   /** The transport in use: the configured one, or SSE after a bare `url` fell back to it. */
   transport: TransportKind
   readonly stderr: StderrRing
   readonly observer: ServerObserver
+  /** Why each App its tools name cannot be shown, checked ahead of any call. */
+  readonly appChecks: AppChecks
 
   private client: Client | undefined
   /** The client of an attempt still in progress, so `close()` can abort it. */
@@ -152,6 +153,13 @@ export class Connection {
       onUpdated: (uri) => deps.onResourceUpdated?.(config.name, uri),
       timeoutMs: () => this.config.discoveryTimeoutMs,
     })
+    this.appChecks = new AppChecks({
+      server: config.name,
+      listedMeta: (uri) => this.discovered.resources.find((r) => r.uri === uri)?._meta,
+      timeoutMs: () => this.config.appResourceTimeoutMs,
+      log: deps.log,
+      onChange: deps.onChange,
+    })
     this.elicitation = new ElicitationRelay({
       server: config.name,
       roots: () => rootsOf(this.config),
@@ -204,6 +212,14 @@ export class Connection {
     this.discovered = { ...this.discovered, tools }
     this.reportToolWarnings()
     this.deps.onChange()
+    if (this.client !== undefined) this.checkApps(this.client)
+  }
+
+  /** Reads through `client` directly: it may be listing before the connection is ready. */
+  private checkApps(client: Client): void {
+    this.appChecks.checkAll(namedApps(this.discovered.tools, this.config), (uri, options) =>
+      client.readResource({ uri }, { signal: options.signal }),
+    )
   }
 
   /** Reads one resource (an App's HTML, say); errors are the SDK's, for the caller to phrase. */
@@ -428,7 +444,6 @@ export class Connection {
       await this.observer.connected(client, this.config.discoveryTimeoutMs)
       this.discovered = { tools, prompts: [], resources: [], resourceTemplates: [] }
       this.fillSideLists(client, generation, ['prompts', 'resources', 'resourceTemplates'], 'use')
-      this.appsSupported = serverSupportsApps(client.getServerCapabilities())
       this.taskCalls = taskCallsOn(client.getProtocolEra(), client.getServerCapabilities())
       this.reportToolWarnings()
       this.era = client.getProtocolEra() ?? null
@@ -465,6 +480,7 @@ export class Connection {
     if (this.client !== undefined) this.observer.disconnected(this.client)
     this.client = undefined
     this.watch.detach()
+    this.appChecks.reset()
     await this.serverProcess.ended()
     this.lost(`server ${this.serverProcess.describeEnd() ?? 'closed the connection'}`)
   }
@@ -516,7 +532,7 @@ export class Connection {
     mode: CacheMode,
   ): void {
     for (const list of lists) {
-      listSide(client, list, mode, this.config.discoveryTimeoutMs).then(
+      const listed = listSide(client, list, mode, this.config.discoveryTimeoutMs).then(
         (items) => {
           if (generation !== this.generation) return
           this.discovered = { ...this.discovered, [list]: items }
@@ -529,13 +545,16 @@ export class Connection {
           this.deps.log({ kind: 'server.list_skipped', server: this.name, list, error: reason })
         },
       )
+      // An App's CSP may come from its resources/list entry, so its check waits for the listing.
+      const check = () => generation === this.generation && this.checkApps(client)
+      if (list === 'resources') void listed.then(check, check)
     }
   }
 
   private reportToolWarnings(): void {
     for (const tool of this.discovered.tools) {
       if (!isToolAllowed(this.config, tool.name)) continue
-      for (const warning of readToolUi(tool, this.appsSupported).warnings) {
+      for (const warning of readToolUi(tool).warnings) {
         if (this.warned.has(warning)) continue
         this.warned.add(warning)
         this.deps.log({ kind: 'server.tool_warning', server: this.name, warning })
@@ -557,6 +576,7 @@ export class Connection {
     this.generation++
     if (client !== undefined) this.observer.disconnected(client)
     this.watch.detach()
+    this.appChecks.reset()
     if (client !== undefined) await client.close().catch(() => {})
   }
 }

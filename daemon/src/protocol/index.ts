@@ -52,7 +52,8 @@ export interface ToolInfo {
   uiResourceUri: string | null
   /**
    * Why the tool's App cannot be shown (unreadable, wrong type, over 1 MiB, malformed CSP), from
-   * the latest check of its resource; null when it can, or when the tool has no App.
+   * the latest check of its resource, worded as a plain display's `appNotShown`
+   * (`App not shown: …`); null when it can, before its first check ends, or when there is no App.
    */
   appNotShown: string | null
   /** The tool runs as an MCP task (2025-11-25 `execution.taskSupport`); null when it never does. */

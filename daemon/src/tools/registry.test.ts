@@ -14,7 +14,7 @@ describe('buildRegistry', () => {
       {
         config: config('s'),
         fingerprint: 'f',
-        appsSupported: false,
+        appNotShown: () => null,
         taskBlocker: null,
         tools: [
           tool('t', {
@@ -41,7 +41,7 @@ describe('buildRegistry', () => {
       {
         config: config('s', { includeTools: ['a', 'b'], excludeTools: ['b'] }),
         fingerprint: 'f',
-        appsSupported: false,
+        appNotShown: () => null,
         taskBlocker: null,
         tools: [tool('a'), tool('b'), tool('c')],
       },
@@ -55,7 +55,7 @@ describe('buildRegistry', () => {
       tool('may', { execution: { taskSupport: 'optional' } } as Partial<Tool>),
       tool('plain'),
     ]
-    const source = { config: config('s'), fingerprint: 'f', appsSupported: false, tools }
+    const source = { config: config('s'), fingerprint: 'f', appNotShown: () => null, tools }
     const blocked = buildRegistry([{ ...source, taskBlocker: 'no tasks here' }])
     expect(
       blocked.map(({ tool, taskSupport, notCallable }) => [tool, taskSupport, notCallable]),
@@ -75,27 +75,24 @@ describe('App resources and visibility', () => {
     tool('refresh', { _meta: { ui: { resourceUri: 'ui://s/chart', visibility: ['app'] } } }),
   ]
 
-  it('keeps ui:// resources only when the server declares the Apps extension', () => {
-    const [withApps] = buildRegistry([
+  it('keeps every ui:// resource a tool names, with the reason its App cannot be shown', () => {
+    const reasons: Record<string, string> = {
+      'ui://s/chart': 'App not shown: the server has no resource',
+    }
+    const [chart, , plain] = buildRegistry([
       {
         config: config('s'),
         fingerprint: 'f',
-        appsSupported: true,
+        appNotShown: (uri) => reasons[uri] ?? null,
         taskBlocker: null,
-        tools: appTools,
+        tools: [...appTools, tool('plain')],
       },
     ])
-    const [without] = buildRegistry([
-      {
-        config: config('s'),
-        fingerprint: 'f',
-        appsSupported: false,
-        taskBlocker: null,
-        tools: appTools,
-      },
-    ])
-    expect(withApps?.uiResourceUri).toBe('ui://s/chart')
-    expect(without?.uiResourceUri).toBeNull()
+    expect(chart).toMatchObject({
+      uiResourceUri: 'ui://s/chart',
+      appNotShown: 'App not shown: the server has no resource',
+    })
+    expect(plain).toMatchObject({ uiResourceUri: null, appNotShown: null })
   })
 
   it('marks app-only tools as not model-visible and leaves visibility out of ToolInfo', () => {
@@ -103,7 +100,7 @@ describe('App resources and visibility', () => {
       {
         config: config('s'),
         fingerprint: 'f',
-        appsSupported: true,
+        appNotShown: () => null,
         taskBlocker: null,
         tools: appTools,
       },
@@ -120,7 +117,7 @@ describe('App resources and visibility', () => {
       {
         config: config('s'),
         fingerprint: 'f',
-        appsSupported: false,
+        appNotShown: () => null,
         taskBlocker: null,
         tools: [tool('t')],
       },

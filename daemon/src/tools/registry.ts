@@ -1,6 +1,7 @@
 // The tool registry: every ready server's tools under qualified names, filtered by each server's
-// includeTools/excludeTools (exclude wins), with annotations, App resource URIs, visibility, task
-// support (and why a tool cannot be called) and the fingerprints a confirmation grant binds to.
+// includeTools/excludeTools (exclude wins), with annotations, App resource URIs (and why an App
+// cannot be shown), visibility, task support (and why a tool cannot be called) and the
+// fingerprints a confirmation grant binds to.
 
 import { createHash } from 'node:crypto'
 import type { Tool } from '@modelcontextprotocol/client'
@@ -16,8 +17,8 @@ export interface ToolSource {
   /** The connection fingerprint of the server the tools were listed by. */
   fingerprint: string
   tools: readonly Tool[]
-  /** The server declared the MCP Apps extension, so its tools' App resources count. */
-  appsSupported: boolean
+  /** Why the App at a `ui://` URI cannot be shown, from its latest check; null when it can. */
+  appNotShown: (uri: string) => string | null
   /** Why tools that need a task cannot be called on this connection; null when they can. */
   taskBlocker: string | null
 }
@@ -75,13 +76,13 @@ export function buildRegistry(sources: readonly ToolSource[]): RegistryEntry[] {
         server: source.config.name,
         fingerprint: source.fingerprint,
         tool,
-        apps: source.appsSupported,
+        appNotShown: source.appNotShown,
         taskBlocker: source.taskBlocker,
       }))
   })
   const names = qualifyNames(picked.map(({ server, tool }) => ({ server, tool: tool.name })))
-  return picked.map(({ server, fingerprint, tool, apps, taskBlocker }, i) => {
-    const ui = readToolUi(tool, apps)
+  return picked.map(({ server, fingerprint, tool, appNotShown, taskBlocker }, i) => {
+    const ui = readToolUi(tool)
     const taskSupport = taskSupportOf(tool)
     return {
       name: names[i] as string,
@@ -92,7 +93,7 @@ export function buildRegistry(sources: readonly ToolSource[]): RegistryEntry[] {
       inputSchema: tool.inputSchema as Record<string, unknown>,
       annotations: annotationsOf(tool),
       uiResourceUri: ui.resourceUri,
-      appNotShown: null,
+      appNotShown: ui.resourceUri === null ? null : appNotShown(ui.resourceUri),
       taskSupport,
       notCallable: taskSupport === 'required' ? taskBlocker : null,
       definition: tool,

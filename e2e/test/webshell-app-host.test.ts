@@ -1,0 +1,72 @@
+// Apps from a server that does not declare the MCP Apps extension, in a real browser: the host
+// fixture's App drawn in the WebShell transcript for a call from a terminal, whether the tool
+// names it through `_meta.ui.resourceUri` or the flat key, and the reason beside the plain result
+// when a tool names an App that cannot be shown.
+
+import type { FrameLocator, Page } from 'playwright-core'
+import { afterEach, describe, expect, it } from 'vitest'
+import { appHostServerPath } from '../fixtures/paths.js'
+import { cleanup, startDaemon } from '../../daemon/test/harness.js'
+import { openPage, useBrowser } from './browser.js'
+
+const browser = useBrowser()
+afterEach(cleanup)
+
+const hostServer = { command: process.execPath, args: [appHostServerPath] }
+
+/** The App inside the nth card: the proxy's frame, then the App's own. */
+function appIn(page: Page, nth: number): FrameLocator {
+  return page
+    .locator('[data-testid="app-frame"]')
+    .nth(nth)
+    .contentFrame()
+    .locator('iframe')
+    .contentFrame()
+}
+
+describe('Apps from servers that do not declare the extension', () => {
+  it('draws the App for a call from a terminal, named through either key', async () => {
+    const daemon = await startDaemon({ mcpServers: { host: hostServer } })
+    await daemon.waitForStatus('host', 'ready')
+    const { page, errors } = await openPage(browser())
+    await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
+    await page.locator('[data-testid="connection"][data-state="live"]').waitFor()
+
+    const nested = await daemon.cli(['call', 'mcp_host_host_app', '{"label":"nested"}'])
+    expect(nested.code, nested.stderr).toBe(0)
+    expect(nested.stdout).toContain('host app ready: nested')
+    const first = appIn(page, 0)
+    await first.locator('#status', { hasText: 'ready' }).waitFor({ timeout: 20_000 })
+    expect(await first.locator('#result').textContent()).toBe('host app ready: nested')
+
+    const flat = await daemon.cli(['call', 'mcp_host_flat_app', '{"label":"flat"}'])
+    expect(flat.code, flat.stderr).toBe(0)
+    const second = appIn(page, 1)
+    await second.locator('#status', { hasText: 'ready' }).waitFor({ timeout: 20_000 })
+    expect(await second.locator('#result').textContent()).toBe('host app ready: flat')
+    expect(errors, errors.join('\n')).toEqual([])
+    await page.close()
+  })
+
+  it('shows why a named App cannot be shown beside the plain result', async () => {
+    const daemon = await startDaemon({ mcpServers: { host: hostServer } })
+    await daemon.waitForStatus('host', 'ready')
+    const { page, errors } = await openPage(browser())
+    await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
+    await page.locator('[data-testid="connection"][data-state="live"]').waitFor()
+
+    const broken = await daemon.cli(['call', 'mcp_host_broken_app'])
+    expect(broken.code, broken.stderr).toBe(0)
+    expect(broken.stdout).toContain('broken app result')
+    const card = page.getByTestId('call-card').filter({ hasText: 'broken app result' })
+    await card.waitFor({ timeout: 20_000 })
+    // The reason comes with the result in one event: it is there as soon as the result is.
+    expect(await card.getByTestId('app-not-shown').allTextContents()).toEqual([
+      'App not shown: the server has no resource ui://host/missing',
+    ])
+    expect(await card.getByTestId('result').textContent()).toContain('broken app result')
+    expect(await page.locator('[data-testid="app-frame"]').count()).toBe(0)
+    expect(errors, errors.join('\n')).toEqual([])
+    await page.close()
+  })
+})
