@@ -143,10 +143,13 @@ function Transcript({
   }, [version, rows, virtualizer])
 
   const items = virtualizer.getVirtualItems()
+  // An App shown full screen or floating is positioned against the window: neither the
+  // transcript's containment nor its row's transform may be what it is placed in.
+  const away = liveApps.modes.away.value?.callId
   return (
     <div
       ref={scroller}
-      class="transcript"
+      class={away === undefined ? 'transcript' : 'transcript transcript-app-away'}
       data-testid="transcript"
       role="log"
       aria-label="Transcript"
@@ -179,7 +182,11 @@ function Transcript({
                 // detach and re-measure every row on every render.
                 ref={virtualizer.measureElement}
                 class="transcript-row"
-                style={{ transform: `translateY(${item.start}px)` }}
+                style={
+                  row.kind === 'call' && row.callId === away
+                    ? { top: `${item.start}px` }
+                    : { transform: `translateY(${item.start}px)` }
+                }
               >
                 <RowView row={row} />
               </div>

@@ -6,6 +6,7 @@ import { useLayoutEffect, useRef, useState } from 'preact/hooks'
 import type { CallToolResult } from '../../../daemon/src/protocol/index.js'
 import { ResultView } from '../result/ResultView.js'
 import type { AppDisplay } from './app-view.js'
+import { AppStage } from './AppStage.js'
 import { useShell } from '../store/shell-context.js'
 
 export function sandboxOrigin(location: Location): string | null {
@@ -78,6 +79,8 @@ export function AppFrame({
       liveApps.add(
         callId,
         startAppView({
+          callId,
+          modes: liveApps.modes,
           container: container.current,
           sandboxOrigin: origin,
           display,
@@ -129,5 +132,9 @@ export function AppFrame({
     )
   }
   if (clipboard === undefined) return <ClipboardQuestion callId={callId} />
-  return <div class="app-container" ref={container} data-testid="app-container" />
+  return (
+    <AppStage callId={callId} title={`${display.resourceUri} from ${display.serverName}`}>
+      <div class="app-container" ref={container} data-testid="app-container" />
+    </AppStage>
+  )
 }

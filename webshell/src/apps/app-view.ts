@@ -1,21 +1,18 @@
 // One MCP App on screen: the outer iframe on the sandbox origin (the static proxy, which holds the
 // App in an inner srcdoc frame) and the host side of the protocol, an AppBridge with no MCP client
-// and no privileged capabilities. Loaded on demand, so the first visit pays nothing for it.
+// whose requests go to the daemon (app-requests.ts). Loaded on demand, so the first visit pays nothing.
 
-import {
-  AppBridge,
-  PostMessageTransport,
-  type McpUiHostContext,
-} from '@modelcontextprotocol/ext-apps/app-bridge'
+import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge'
 import type { DisplayResult } from '../../../daemon/src/protocol/index.js'
 import { attachRequests, HOST_CAPABILITIES, type AppRequestsOptions } from './app-requests.js'
+import { AppPlacement } from './app-placement.js'
+import type { DisplayModes } from './display-modes.js'
+
+export { MAX_HEIGHT_PX, MIN_HEIGHT_PX } from './app-placement.js'
 
 export type AppDisplay = Extract<DisplayResult, { type: 'mcp_app' }>
 export type Theme = 'light' | 'dark'
 
-/** Heights an App may ask for: a sliver at least, and never taller than a few screens. */
-export const MIN_HEIGHT_PX = 40
-export const MAX_HEIGHT_PX = 2000
 /** How long the proxy may take to announce itself before the card falls back to text. */
 export const PROXY_READY_MS = 5000
 /**
@@ -34,6 +31,9 @@ export interface AppView {
 }
 
 export interface AppViewOptions {
+  callId: string
+  /** The tab's record of which App is out of the transcript. */
+  modes: DisplayModes
   container: HTMLElement
   sandboxOrigin: string
   display: AppDisplay
@@ -49,10 +49,6 @@ export interface AppViewOptions {
 }
 
 const HOST_INFO = { name: 'Ferry WebShell', version: '0.1.0' }
-
-function clampHeight(height: number): number {
-  return Math.min(MAX_HEIGHT_PX, Math.max(MIN_HEIGHT_PX, Math.round(height)))
-}
 
 function wantsClipboard(display: AppDisplay): boolean {
   const declared = display.permissions.clipboardWrite
@@ -97,19 +93,10 @@ export function startAppView(options: AppViewOptions): AppView {
   iframe.title = options.title
   iframe.className = display.prefersBorder === false ? 'app-frame' : 'app-frame app-frame-border'
   iframe.dataset.testid = 'app-frame'
-  iframe.style.height = `${clampHeight(160)}px`
   options.container.append(iframe)
 
-  const hostContext: McpUiHostContext = {
-    theme: options.theme,
-    platform: 'web',
-    displayMode: 'inline',
-    availableDisplayModes: ['inline'],
-    containerDimensions: { maxHeight: MAX_HEIGHT_PX, maxWidth: options.container.clientWidth },
-    locale: navigator.language,
-    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-    userAgent: 'Ferry WebShell',
-  }
+  const placement = new AppPlacement({ ...options, iframe })
+  const { hostContext } = placement
   // No MCP client: what the App asks goes to the daemon, or to the person first (app-requests.ts).
   const bridge = new AppBridge(null, HOST_INFO, HOST_CAPABILITIES, { hostContext })
   const requests = attachRequests(bridge, options.container, options.requests)
@@ -138,11 +125,7 @@ export function startAppView(options: AppViewOptions): AppView {
       await bridge.sendToolResult(display.toolResult as Parameters<AppBridge['sendToolResult']>[0])
     })()
   }
-  bridge.onsizechange = ({ height }) => {
-    if (typeof height === 'number' && Number.isFinite(height)) {
-      iframe.style.height = `${clampHeight(height)}px`
-    }
-  }
+  placement.serve(bridge)
 
   const target = iframe.contentWindow as Window
   // Registered before the bridge's own listener, so a stopped App's messages never reach it.
@@ -185,8 +168,7 @@ export function startAppView(options: AppViewOptions): AppView {
       }
     },
     setTheme(theme) {
-      // A new object: the bridge sends the App what differs from the context it holds.
-      bridge.setHostContext({ ...hostContext, theme })
+      placement.setTheme(theme)
     },
     dispose() {
       if (disposed) return
@@ -196,6 +178,7 @@ export function startAppView(options: AppViewOptions): AppView {
       window.removeEventListener('message', budget)
       void bridge.close()
       iframe.remove()
+      placement.dispose()
     },
   }
 }

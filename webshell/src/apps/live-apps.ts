@@ -5,6 +5,7 @@
 
 import { signal } from '@preact/signals'
 import type { AppView, Theme } from './app-view.js'
+import { DisplayModes } from './display-modes.js'
 
 /** How long an App may take to answer a teardown before its frame goes anyway. */
 export const TEARDOWN_MS = 1000
@@ -18,6 +19,8 @@ export class LiveApps {
   private readonly clipboard = new Map<string, boolean>()
   /** Bumped when an App closes or reopens, or a clipboard answer is given. */
   readonly changes = signal(0)
+  /** The App shown full screen or in the floating panel; it goes back inline when closed. */
+  readonly modes = new DisplayModes()
   private theme: Theme = 'light'
 
   isClosed(callId: string): boolean {
