@@ -273,4 +273,39 @@ describe('what an MCP App may ask of the WebShell', () => {
     expect(errors, errors.join('\n')).toEqual([])
     await page.close()
   })
+
+  it('puts its questions where the App is, full screen and in the floating panel', async () => {
+    pageServer = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' })
+      response.end('<!doctype html><title>linked page</title>')
+    })
+    await new Promise<void>((resolve) => pageServer?.listen(0, '127.0.0.1', resolve))
+    const target = `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}/full`
+    const { page, errors, app } = await openApp()
+    const prompt = page.getByTestId('app-prompt')
+    const stage = page.getByTestId('app-stage')
+
+    await app.locator('#fullscreen').click()
+    await expect.poll(() => app.locator('#out-mode').textContent()).toBe('fullscreen')
+    await expect.poll(() => stage.getAttribute('data-mode')).toBe('fullscreen')
+    await app.locator('#link-url').fill(target)
+    await app.locator('#link').click()
+    // Inside the App's stage, and a click reaches it: nothing the App shows covers it.
+    await stage.getByTestId('app-prompt').waitFor()
+    const tab = page.context().waitForEvent('page')
+    await prompt.getByTestId('app-link-open').click()
+    expect((await tab).url()).toBe(target)
+    await expect.poll(() => app.locator('#out-link').textContent()).toBe('ok')
+
+    await app.locator('#pip').click()
+    await expect.poll(() => stage.getAttribute('data-mode')).toBe('pip')
+    await app.locator('#download').click()
+    await stage.getByTestId('app-prompt').waitFor()
+    const download = page.waitForEvent('download')
+    await prompt.getByTestId('app-download-save').click()
+    expect((await download).suggestedFilename()).toBe('report.csv')
+    await expect.poll(() => app.locator('#out-download').textContent()).toBe('ok')
+    expect(errors, errors.join('\n')).toEqual([])
+    await page.close()
+  })
 })
