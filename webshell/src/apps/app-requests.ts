@@ -116,7 +116,7 @@ function wireRequests(bridge: AppBridge, context: RequestContext): void {
     if (target === null || session.isClosed || prompts.busy) return { isError: true }
     const allowed = alwaysOpen.get(context.ferrySession ?? '')
     // Without the person's recent click a new tab would be blocked, so then they are asked anyway.
-    if (allowed?.has(target.origin) === true && navigator.userActivation.isActive) {
+    if (allowed?.has(target.origin) === true && freshClick()) {
       openPage(target)
     } else {
       const answer = await prompts.askLink(target)
@@ -148,4 +148,10 @@ function remember(ferrySession: string | undefined, origin: string): void {
   const origins = alwaysOpen.get(key) ?? new Set<string>()
   origins.add(origin)
   alwaysOpen.set(key, origins)
+}
+
+/** The person clicked or typed a moment ago (in the App too), so the browser lets a tab open. */
+function freshClick(): boolean {
+  const activation = (navigator as { userActivation?: { isActive: boolean } }).userActivation
+  return activation?.isActive === true
 }
