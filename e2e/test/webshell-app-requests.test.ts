@@ -308,4 +308,22 @@ describe('what an MCP App may ask of the WebShell', () => {
     expect(errors, errors.join('\n')).toEqual([])
     await page.close()
   })
+
+  it('opens the App with Ferry again after the tab reconnects, so its requests keep working', async () => {
+    const { daemon, page, errors, app } = await openApp()
+    expect(await press(app, 'peek')).toBe('peek 0')
+    // Ferry restarts: it ended the App with the old connection, and knows nothing of its id.
+    await daemon.stop()
+    await page.locator('[data-testid="connection"][data-state="reconnecting"]').waitFor()
+    const again = await startDaemon(SETTINGS, { stateDir: daemon.stateDir })
+    await again.waitForStatus('host', 'ready')
+    await page.locator('[data-testid="connection"][data-state="live"]').waitFor({ timeout: 15_000 })
+    expect(await press(app, 'peek')).toBe('peek 0')
+    expect(await press(app, 'read')).toBe('notes from the host server')
+    expect(
+      errors.filter((message) => !/ERR_CONNECTION_REFUSED|WebSocket connection/.test(message)),
+      errors.join('\n'),
+    ).toEqual([])
+    await page.close()
+  }, 60_000)
 })
