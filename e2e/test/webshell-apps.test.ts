@@ -77,6 +77,11 @@ describe('MCP Apps in the WebShell', () => {
     await live(page)
     await callFromTab(page, 'mcp_probe_probe_isolation')
     const app = appIn(page, 0)
+    // Its link is put to the person, with the full address, and declined.
+    const prompt = page.getByTestId('app-prompt')
+    await prompt.waitFor({ timeout: 15_000 })
+    expect(await prompt.getByTestId('app-link-url').textContent()).toBe('https://example.com/')
+    await prompt.getByTestId('app-link-decline').click()
     await app.locator('body[data-done="true"]').waitFor({ timeout: 15_000 })
     const report = JSON.parse((await app.locator('#report').textContent()) ?? '{}') as Record<
       string,
@@ -89,9 +94,10 @@ describe('MCP Apps in the WebShell', () => {
     expect(report.sessionStorage).toMatch(/^blocked/)
     expect(report.fetchApi).toMatch(/^blocked/)
     expect(report.fetchSandbox).toMatch(/^blocked/)
-    // No privileged capability: such requests are refused as unknown methods.
-    expect(report.openLink).toBe('error -32601')
-    expect(report.callTool).toBe('error -32601')
+    // Privileged requests go through the person and the daemon: the declined link is answered
+    // no, and a tool its own server does not have is refused.
+    expect(report.openLink).toBe('answered')
+    expect(report.callTool).toBe('error -32603')
     // The blocked fetches are reported by the browser as CSP violations; nothing else went wrong.
     expect(
       errors.filter((message) => !/Content Security Policy|Failed to fetch/.test(message)),

@@ -4,6 +4,8 @@
 
 import { useState } from 'preact/hooks'
 import type { ClientRef } from '../../daemon/src/protocol/index.js'
+import { callerLabel } from './app-rows.js'
+import { AppActivity } from './AppActivity.js'
 import { AppFrame } from './apps/AppFrame.js'
 import { LogLines } from './EventLine.js'
 import { InputLine } from './inputs/InputLine.js'
@@ -145,9 +147,9 @@ export function CallCard({ row }: { row: CallRow }) {
         <span class={`pill pill-call-${stale ? 'unknown' : row.state}`} data-testid="call-state">
           {state}
         </span>
-        <span class="who" data-testid="call-client">
+        <span class="who" data-testid="call-client" data-parent-call-id={row.origin?.parentCallId}>
           {' '}
-          by {who(row.client)} at{' '}
+          by {callerLabel(row)} at{' '}
           <time dateTime={row.time}>{new Date(row.time).toLocaleTimeString()}</time>
         </span>
       </header>
@@ -172,6 +174,7 @@ export function CallCard({ row }: { row: CallRow }) {
         </p>
       )}
       <Outcome row={row} />
+      <AppActivity activity={row.app} />
     </article>
   )
 }

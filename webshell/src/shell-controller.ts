@@ -15,7 +15,7 @@ import type {
 import { ApiError, api } from './api.js'
 import type { OpenResource } from './panes/resource-request.js'
 import type { ShellStore } from './store/shell-store.js'
-import { ShellStream, type ServerFeed, type ServerFeedMessage } from './stream.js'
+import { ShellStream, type AppChannel, type ServerFeed, type ServerFeedMessage } from './stream.js'
 import { randomHex } from './tab-label.js'
 import { sessionInUrl, showSessionInUrl } from './token.js'
 
@@ -33,6 +33,8 @@ export interface ShellController {
   answer(callId: string, outcome: ConfirmationOutcome): Promise<unknown>
   answerInput(inputId: string, answer: InputAnswer): Promise<unknown>
   cancel(callId: string): Promise<unknown>
+  /** The daemon's side of the MCP Apps on screen: opening, closing, and their requests. */
+  apps: AppChannel
   /** A REST request with this tab's token. */
   api<T>(path: string, method?: string, body?: unknown): Promise<T>
   /** Shows a resource in its server's Resources pane. */
@@ -238,6 +240,7 @@ export function createShellController(store: ShellStore): ShellController {
     answer: (callId, outcome) => stream.answer(callId, outcome),
     answerInput: (inputId, answer) => stream.answerInput(inputId, answer),
     cancel: (callId) => stream.cancel(callId),
+    apps: stream,
     api: (path, method, body) => api(token, path, method, body),
     openResource(request) {
       batch(() => {

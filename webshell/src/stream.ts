@@ -5,6 +5,7 @@
 // thousand of them cost seconds where one response costs milliseconds.
 
 import type {
+  AppRequest,
   ConfirmationOutcome,
   EventsPage,
   InputAnswer,
@@ -41,7 +42,8 @@ export interface StreamHandlers {
   onServerFeed(message: ServerFeedMessage): void
 }
 
-type Reply = { ok: true; callId?: string } | { ok: false; error: { code: string; message: string } }
+type Answer = { callId?: string; appId?: string; result?: unknown }
+type Reply = ({ ok: true } & Answer) | { ok: false; error: { code: string; message: string } }
 
 const FIRST_RETRY_MS = 250
 const HISTORY_PAGE = 10_000
@@ -49,6 +51,9 @@ const MAX_RETRY_MS = 5000
 
 const REFUSED =
   'Ferry no longer accepts this tab’s token (it was renewed). Run `ferry open` for a new link.'
+
+/** What the Apps on screen need of the stream: their lifecycle and requests with the daemon. */
+export type AppChannel = Pick<ShellStream, 'appOpen' | 'appClose' | 'appRequest' | 'socket'>
 
 export class StreamError extends Error {
   constructor(
@@ -61,6 +66,8 @@ export class StreamError extends Error {
 
 export class ShellStream {
   private ws: WebSocket | undefined
+  /** Bumped on every new socket: what the daemon held for the previous one (an App) is gone. */
+  private sockets = 0
   private lastSeq = 0
   /** The session asked for; undefined means the workspace's default until the daemon names it. */
   private session: string | undefined
@@ -140,8 +147,36 @@ export class ShellStream {
     return this.command({ type: 'unfollow_server', ref: '', server })
   }
 
+  /** The number of sockets opened so far; an App opened on an earlier one must open again. */
+  get socket(): number {
+    return this.sockets
+  }
+
+  /** Opens the App of `callId`; resolves with its `appId`. */
+  async appOpen(callId: string): Promise<string> {
+    const { appId } = await this.request({ type: 'app_open', ref: '', callId })
+    if (appId === undefined)
+      throw new StreamError('internal', 'Ferry opened the App without an id.')
+    return appId
+  }
+
+  appClose(appId: string): Promise<unknown> {
+    return this.request({ type: 'app_close', ref: '', appId })
+  }
+
+  /** Passes one request of a live App on; resolves with what goes back to the App. */
+  async appRequest(appId: string, request: AppRequest): Promise<unknown> {
+    return (await this.request({ type: 'app_request', ref: '', appId, ...request })).result
+  }
+
+  private async command(
+    command: Extract<StreamCommand, { ref: string }>,
+  ): Promise<string | undefined> {
+    return (await this.request(command)).callId
+  }
+
   /** Sends a command and resolves with its reply; rejects when the daemon refuses it. */
-  private command(command: Extract<StreamCommand, { ref: string }>): Promise<string | undefined> {
+  private request(command: Extract<StreamCommand, { ref: string }>): Promise<Answer> {
     const ref = `r${++this.nextRef}`
     return new Promise((resolve, reject) => {
       if (!this.send({ ...command, ref } as StreamCommand)) {
@@ -149,9 +184,7 @@ export class ShellStream {
         return
       }
       this.pending.set(ref, (reply) =>
-        reply.ok
-          ? resolve(reply.callId)
-          : reject(new StreamError(reply.error.code, reply.error.message)),
+        reply.ok ? resolve(reply) : reject(new StreamError(reply.error.code, reply.error.message)),
       )
     })
   }
@@ -184,6 +217,7 @@ export class ShellStream {
     ])
     this.ws = ws
     ws.addEventListener('open', () => {
+      this.sockets += 1
       this.send({
         type: 'hello',
         client: { kind: 'webshell', label: tabLabel() },
@@ -280,9 +314,7 @@ export class ShellStream {
       case 'reply': {
         const settle = this.pending.get(message.ref)
         this.pending.delete(message.ref)
-        settle?.(
-          message.ok ? { ok: true, callId: message.callId } : { ok: false, error: message.error },
-        )
+        settle?.(message)
         return
       }
       case 'error':

@@ -2,6 +2,7 @@
 // their text is made once, when the event arrives, so showing them costs no more than a notice.
 
 import type {
+  AppEventBody,
   ClientRef,
   LogLevel,
   OfferingEvent,
@@ -27,7 +28,7 @@ export interface EventLineRow {
   seq: number
   time: string
   /** The event's type. */
-  event: OfferingEvent['type'] | 'server.log' | 'unknown'
+  event: OfferingEvent['type'] | AppEventBody['type'] | 'server.log' | 'unknown'
   tone: LineTone
   text: string
   /** The stored body, shown on demand. */
@@ -131,13 +132,13 @@ function logText(event: ServerLogEvent): string {
   return `${event.level}${logger}: ${cut(dataText(event.data))}`
 }
 
-function logTone(level: LogLevel): LineTone {
+export function logTone(level: LogLevel): LineTone {
   if (level === 'debug') return 'dim'
   if (level === 'info' || level === 'notice') return 'info'
   return level === 'warning' ? 'warning' : 'error'
 }
 
-function dataText(data: unknown): string {
+export function dataText(data: unknown): string {
   if (typeof data === 'string') return data
   try {
     return JSON.stringify(data) ?? String(data)
@@ -146,7 +147,7 @@ function dataText(data: unknown): string {
   }
 }
 
-function cut(text: string): string {
+export function cut(text: string): string {
   return text.length <= DATA_MAX_CHARS ? text : `${text.slice(0, DATA_MAX_CHARS)}…`
 }
 
@@ -186,7 +187,7 @@ function readSummary(result: StoredBody): string {
   return `${parts.join(', ')}, ${size(bytes)}`
 }
 
-function size(bytes: number): string {
+export function size(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`

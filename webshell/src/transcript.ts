@@ -13,6 +13,13 @@ import type {
   ServerStatus,
   TranscriptEvent,
 } from '../../daemon/src/protocol/index.js'
+import {
+  appActivityPatch,
+  appLine,
+  appOrigin,
+  type AppActivity,
+  type AppOrigin,
+} from './app-rows.js'
 import { entryOf, resolve, type InputEntry } from './inputs/input-entries.js'
 import {
   logEntry,
@@ -52,6 +59,10 @@ export interface CallRow {
   inputs: InputEntry[]
   /** What the server logged during the call, in order. */
   logs: LogEntry[]
+  /** Set when an MCP App made the call. */
+  origin: AppOrigin | null
+  /** What the App this call's result rendered did; null until it does something. */
+  app: AppActivity | null
 }
 
 /** An input asked outside any call the transcript holds. */
@@ -183,6 +194,8 @@ export class TranscriptModel {
           endSeq: null,
           inputs: [],
           logs: [],
+          origin: appOrigin(event.app, (id) => this.call(id)?.tool),
+          app: null,
         })
         return false
       case 'input.requested':
@@ -281,11 +294,17 @@ export class TranscriptModel {
         }
         return false
       case 'app.message':
+        this.rows.push(appLine(event, this.call(event.callId)?.tool ?? null))
+        return false
       case 'app.model_context':
       case 'app.log':
       case 'app.link_opened':
       case 'app.download':
-        this.rows.push(unhandled(event as never))
+        if (this.callIndex.has(event.callId)) {
+          this.update(event.callId, (row) => appActivityPatch(row, event))
+        } else {
+          this.rows.push(appLine(event, null))
+        }
         return false
       default:
         this.rows.push(unhandled(event))

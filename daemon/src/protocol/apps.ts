@@ -5,16 +5,17 @@
 // and answers the tab, which answers the App. Browser-safe: the WebShell imports only the types.
 
 import { z } from 'zod'
+import {
+  APP_CONTENT_BLOCKS_LIMIT,
+  APP_DOWNLOAD_BYTES_LIMIT,
+  APP_DOWNLOAD_FILES_LIMIT,
+} from './app-limits.js'
 import { logLevelSchema } from './observe.js'
 
 /** A content block as MCP defines it (`text`, `image`, `audio`, `resource`, `resource_link`). */
 const contentBlockSchema = z.looseObject({ type: z.string().min(1).max(64) })
 
-/** At most this many content blocks in one App message or model-context update. */
-export const APP_CONTENT_BLOCKS_LIMIT = 50
-/** A download asks for at most this many files, of at most this many bytes in all. */
-export const APP_DOWNLOAD_FILES_LIMIT = 20
-export const APP_DOWNLOAD_BYTES_LIMIT = 10 * 1024 * 1024
+export { APP_CONTENT_BLOCKS_LIMIT, APP_DOWNLOAD_BYTES_LIMIT, APP_DOWNLOAD_FILES_LIMIT }
 
 const contentSchema = z.array(contentBlockSchema).max(APP_CONTENT_BLOCKS_LIMIT)
 

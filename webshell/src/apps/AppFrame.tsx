@@ -57,7 +57,8 @@ export function AppFrame({
   const container = useRef<HTMLDivElement>(null)
   const [failure, setFailure] = useState<string | null>(null)
   const [stopped, setStopped] = useState<string | null>(null)
-  const liveApps = useShell().store.apps
+  const { store, controller } = useShell()
+  const liveApps = store.apps
   // Read so the card renders again when its App is closed or reopened.
   void liveApps.changes.value
   const closed = liveApps.isClosed(callId)
@@ -93,6 +94,12 @@ export function AppFrame({
           onClosed: (reason) => {
             liveApps.drop(callId)
             setStopped(reason)
+          },
+          requests: {
+            channel: controller.apps,
+            callId,
+            ferrySession: store.transcript.model.peek().session,
+            onTeardownRequested: () => void liveApps.close(callId),
           },
         }),
       )

@@ -1,9 +1,10 @@
 // One MCP App on screen: the outer iframe on the sandbox origin (the static proxy, which holds the
 // App in an inner srcdoc frame) and the host side of the protocol, an AppBridge with no MCP client
-// and no privileged capabilities. Loaded on demand, so the first visit pays nothing for it.
+// whose requests go to the daemon (app-requests.ts). Loaded on demand, so the first visit pays nothing.
 
 import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge'
 import type { DisplayResult } from '../../../daemon/src/protocol/index.js'
+import { attachRequests, HOST_CAPABILITIES, type AppRequestsOptions } from './app-requests.js'
 import { AppPlacement } from './app-placement.js'
 import type { DisplayModes } from './display-modes.js'
 
@@ -43,6 +44,8 @@ export interface AppViewOptions {
   onFailure(reason: string): void
   /** The App was stopped for what it did; its frame is gone. */
   onClosed(reason: string): void
+  /** How the App's requests reach the daemon. */
+  requests: AppRequestsOptions
 }
 
 const HOST_INFO = { name: 'Ferry WebShell', version: '0.1.0' }
@@ -94,9 +97,9 @@ export function startAppView(options: AppViewOptions): AppView {
 
   const placement = new AppPlacement({ ...options, iframe })
   const { hostContext } = placement
-  // No MCP client and no capabilities: the App may not call tools, open links, send messages,
-  // download files or change the model's context; those requests get method-not-found.
-  const bridge = new AppBridge(null, HOST_INFO, {}, { hostContext })
+  // No MCP client: what the App asks goes to the daemon, or to the person first (app-requests.ts).
+  const bridge = new AppBridge(null, HOST_INFO, HOST_CAPABILITIES, { hostContext })
+  const requests = attachRequests(bridge, options.container, options.requests)
   let ready = false
   let inputSent = false
   const readyTimer = setTimeout(() => {
@@ -115,6 +118,7 @@ export function startAppView(options: AppViewOptions): AppView {
   bridge.oninitialized = () => {
     if (inputSent) return
     inputSent = true
+    requests.open()
     void (async () => {
       // An App is only made for a call that succeeded, so a result always follows the input.
       await bridge.sendToolInput({ arguments: display.toolInput })
@@ -155,6 +159,7 @@ export function startAppView(options: AppViewOptions): AppView {
   let disposed = false
   return {
     async teardown(timeoutMs) {
+      requests.close()
       if (disposed || !ready) return
       try {
         await bridge.teardownResource({}, { timeout: timeoutMs })
@@ -168,6 +173,7 @@ export function startAppView(options: AppViewOptions): AppView {
     dispose() {
       if (disposed) return
       disposed = true
+      requests.close()
       clearTimeout(readyTimer)
       window.removeEventListener('message', budget)
       void bridge.close()

@@ -3,6 +3,7 @@
 
 import { useState } from 'preact/hooks'
 import type { ConfirmationOutcome } from '../../../daemon/src/protocol/index.js'
+import { callerLabel } from '../app-rows.js'
 import { useShell } from '../store/shell-context.js'
 import type { QuestionViewProps } from './views.js'
 
@@ -67,7 +68,7 @@ export function ConfirmationQuestion({ question }: QuestionViewProps) {
       <p>
         Allow <strong>{row.serverTool}</strong> on <strong>{row.server}</strong> to run?{' '}
         <span class="who">
-          Called by {row.client === null ? 'Ferry' : row.client.label} as <code>{row.tool}</code>.
+          Called by {callerLabel(row)} as <code>{row.tool}</code>.
         </span>
       </p>
       <pre class="question-arguments" data-testid="question-arguments" tabIndex={0}>

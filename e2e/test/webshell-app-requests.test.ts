@@ -1,0 +1,329 @@
+// An MCP App that acts, in a real browser: the host fixture's App calls its server's tools (through
+// the person's confirmation, shown as the App's calls in the transcript), is refused what is not
+// its own and anything once its teardown started, opens pages only after the person confirms,
+// sends messages and model context the transcript shows, logs, and saves a file the person allowed.
+
+import { readFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { FrameLocator, Page } from 'playwright-core'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { TranscriptEvent } from '../../daemon/src/protocol/index.js'
+import { cleanup, fixture, startDaemon, type TestDaemon } from '../../daemon/test/harness.js'
+import { appHostServerPath } from '../fixtures/paths.js'
+import { openPage, useBrowser } from './browser.js'
+
+const browser = useBrowser()
+let pageServer: Server | undefined
+afterEach(async () => {
+  await new Promise<void>((resolve) =>
+    pageServer === undefined ? resolve() : pageServer.close(() => resolve()),
+  )
+  pageServer = undefined
+  await cleanup()
+})
+
+/** The host fixture, untrusted (so `bump` asks), and another server that has `echo`. */
+const SETTINGS = {
+  mcpServers: {
+    host: { command: process.execPath, args: [appHostServerPath] },
+    other: fixture([]),
+  },
+}
+
+interface Opened {
+  daemon: TestDaemon
+  page: Page
+  errors: string[]
+  app: FrameLocator
+  /** The call whose result rendered the App. */
+  appCallId: string
+}
+
+/** A daemon with the fixture, a tab on it, and the App of a `host_app` call from a terminal. */
+async function openApp(): Promise<Opened> {
+  const daemon = await startDaemon(SETTINGS)
+  await daemon.waitForStatus('host', 'ready')
+  await daemon.waitForStatus('other', 'ready')
+  const { page, errors } = await openPage(browser())
+  await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
+  await page.locator('[data-testid="connection"][data-state="live"]').waitFor()
+  const call = await daemon.cli(['call', 'mcp_host_host_app', '{"label":"one"}'])
+  expect(call.code, call.stderr).toBe(0)
+  const requested = (await daemon.waitForEvent(
+    (event) => event.type === 'call.requested' && event.tool === 'mcp_host_host_app',
+  )) as Extract<TranscriptEvent, { type: 'call.requested' }>
+  const app = page
+    .locator('[data-testid="app-frame"]')
+    .first()
+    .contentFrame()
+    .locator('iframe')
+    .contentFrame()
+  await expect.poll(() => app.locator('#status').textContent(), { timeout: 20_000 }).toBe('ready')
+  // Initialised: the App has its host capabilities, so it is open with the daemon.
+  await expect.poll(() => app.locator('#caps').textContent()).not.toBe('')
+  return { daemon, page, errors, app, appCallId: requested.callId }
+}
+
+/** Clicks one of the App's buttons and waits for its outcome. */
+async function press(app: FrameLocator, id: string): Promise<string> {
+  await app.locator(`#${id}`).click()
+  const out = app.locator(`#out-${id}`)
+  await expect.poll(() => out.textContent(), { timeout: 15_000 }).not.toMatch(/^(…)?$/)
+  return (await out.textContent()) ?? ''
+}
+
+function card(page: Page, callId: string) {
+  return page.locator(`[data-testid="call-card"][data-call-id="${callId}"]`)
+}
+
+describe('what an MCP App may ask of the WebShell', () => {
+  it('advertises what it handles, runs the App’s calls as the App’s, and refuses what is not its own', async () => {
+    const { daemon, page, errors, app, appCallId } = await openApp()
+    const caps = JSON.parse((await app.locator('#caps').textContent()) ?? '{}') as object
+    expect(Object.keys(caps).sort()).toEqual([
+      'downloadFile',
+      'logging',
+      'message',
+      'openLinks',
+      'serverResources',
+      'serverTools',
+      'updateModelContext',
+    ])
+
+    // `bump` is not read-only: the App's call waits for the person, shown as the App's.
+    await app.locator('#bump').click()
+    const question = page.getByTestId('confirmation')
+    await question.waitFor()
+    expect(await question.textContent()).toContain(
+      'Called by the App of mcp_host_host_app in WebShell tab',
+    )
+    const bumpCard = page.locator(
+      `[data-testid="call-card"][data-state="confirming"]:has([data-parent-call-id="${appCallId}"])`,
+    )
+    await bumpCard.waitFor()
+    expect(await bumpCard.getByTestId('call-client').textContent()).toContain(
+      'by the App of mcp_host_host_app in WebShell tab',
+    )
+    expect(await app.locator('#out-bump').textContent()).toBe('…')
+    await question.getByRole('button', { name: /Allow once/ }).click()
+    await expect.poll(() => app.locator('#out-bump').textContent()).toBe('bumped 1')
+    const calls = (await daemon.events()).filter(
+      (event): event is Extract<TranscriptEvent, { type: 'call.requested' }> =>
+        event.type === 'call.requested' && event.serverTool === 'bump',
+    )
+    expect(calls.map((event) => event.app)).toEqual([{ parentCallId: appCallId }])
+
+    // Read-only: no question, straight to its result.
+    expect(await press(app, 'peek')).toBe('peek 1')
+    const peekCard = page.locator(
+      `[data-testid="call-card"][data-state="done"]:has([data-parent-call-id="${appCallId}"])`,
+      { hasText: 'peek' },
+    )
+    await peekCard.waitFor()
+    expect(await peekCard.getByTestId('confirmation-answer').count()).toBe(0)
+    expect(await press(app, 'read')).toBe('notes from the host server')
+
+    // A model-only tool and another server's tool are refused with the daemon's reason.
+    const modelOnly = await press(app, 'model-only')
+    expect(modelOnly).toMatch(/^error: .*model_only/)
+    const other = await press(app, 'other')
+    expect(other).toMatch(/^error: .*echo/)
+    for (const refused of [modelOnly, other]) expect(refused).not.toMatch(/Method not found/)
+    expect(
+      (await daemon.events()).filter(
+        (event) => event.type === 'call.requested' && /model_only|echo/.test(event.serverTool),
+      ),
+    ).toEqual([])
+
+    // The App asks to go: its teardown starts, and what it asks meanwhile is refused.
+    await app.locator('#teardown').click()
+    await expect.poll(() => app.locator('#torn-down').textContent()).toBe('yes')
+    await expect
+      .poll(() => app.locator('#out-after-teardown').textContent())
+      .toBe('error: this App is being closed; Ferry takes no more requests from it')
+    await card(page, appCallId).getByTestId('app-closed').waitFor()
+    expect(await page.locator('[data-testid="app-frame"]').count()).toBe(0)
+    expect(
+      (await daemon.events()).filter(
+        (event) => event.type === 'call.requested' && event.serverTool === 'peek',
+      ),
+    ).toHaveLength(1)
+    expect(errors, errors.join('\n')).toEqual([])
+    await page.close()
+  })
+
+  it('opens a page only after the person confirms, and refuses other schemes unseen', async () => {
+    pageServer = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' })
+      response.end('<!doctype html><title>linked page</title><p>linked page</p>')
+    })
+    await new Promise<void>((resolve) => pageServer?.listen(0, '127.0.0.1', resolve))
+    const target = `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}/page?x=1`
+    const { page, errors, app, appCallId } = await openApp()
+    const opened: Page[] = []
+    page.context().on('page', (tab) => opened.push(tab))
+    const prompt = page.getByTestId('app-prompt')
+    await app.locator('#link-url').fill(target)
+
+    // Asked with the full address; nothing opens before the click.
+    await app.locator('#link').click()
+    await prompt.waitFor()
+    expect(await prompt.getByTestId('app-link-url').textContent()).toBe(target)
+    expect(await prompt.getByTestId('app-link-origin').textContent()).toBe(new URL(target).origin)
+    expect(opened).toEqual([])
+    const tab = page.context().waitForEvent('page')
+    await prompt.getByTestId('app-link-open').click()
+    const linked = await tab
+    await linked.waitForLoadState('domcontentloaded')
+    expect(linked.url()).toBe(target)
+    expect(await linked.evaluate(() => [window.opener === null, document.referrer])).toEqual([
+      true,
+      '',
+    ])
+    await linked.close()
+    await expect.poll(() => app.locator('#out-link').textContent()).toBe('ok')
+    await card(page, appCallId)
+      .locator('[data-testid="app-activity"][data-event="app.link_opened"]', { hasText: target })
+      .waitFor()
+
+    // Declined: the App hears no, and nothing opened.
+    await app.locator('#link').click()
+    await prompt.getByTestId('app-link-decline').click()
+    await expect.poll(() => app.locator('#out-link').textContent()).toBe('isError')
+    expect(opened).toHaveLength(1)
+
+    // "Always for this origin": the next link there opens from the App's click, unasked.
+    await app.locator('#link').click()
+    const always = page.context().waitForEvent('page')
+    await prompt.getByTestId('app-link-always').click()
+    await (await always).close()
+    await expect.poll(() => app.locator('#out-link').textContent()).toBe('ok')
+    const again = page.context().waitForEvent('page')
+    expect(await press(app, 'link')).toBe('ok')
+    expect((await again).url()).toBe(target)
+    expect(await prompt.count()).toBe(0)
+
+    // Other schemes: answered no at once, never put to the person.
+    for (const refused of [
+      'javascript:alert(1)',
+      'data:text/html,<b>x</b>',
+      'file:///etc/passwd',
+    ]) {
+      await app.locator('#link-url').fill(refused)
+      expect(await press(app, 'link'), refused).toBe('isError')
+      expect(await prompt.count(), refused).toBe(0)
+    }
+    expect(opened).toHaveLength(3)
+    expect(errors, errors.join('\n')).toEqual([])
+    await page.close()
+  })
+
+  it('shows the App’s message, model context and log, and saves a download the person allows', async () => {
+    const { daemon, page, errors, app, appCallId } = await openApp()
+    const appCard = card(page, appCallId)
+
+    expect(await press(app, 'message')).toBe('ok')
+    const message = page.locator('[data-testid="event-line"][data-event="app.message"]')
+    await message.waitFor()
+    expect(await message.textContent()).toContain(
+      'The App of mcp_host_host_app says in WebShell tab',
+    )
+    expect(await message.textContent()).toContain(
+      'Ferry passes it to no model): hello from the App',
+    )
+
+    expect(await press(app, 'context')).toBe('ok')
+    await expect
+      .poll(() => appCard.getByTestId('app-model-context').textContent())
+      .toContain('the App shows 3 rows · {"rows":3}')
+
+    expect(await press(app, 'log')).toBe('sent')
+    await appCard
+      .locator('[data-testid="app-activity"][data-event="app.log"]', {
+        hasText: 'log line from the App',
+      })
+      .waitFor()
+
+    // The download is put to the person with its name, type and size, then saved by the browser.
+    await app.locator('#download').click()
+    const prompt = page.getByTestId('app-prompt')
+    await prompt.waitFor()
+    expect(await prompt.getByTestId('app-download-file').textContent()).toBe(
+      'report.csv text/csv, 8 B',
+    )
+    const download = page.waitForEvent('download')
+    await prompt.getByTestId('app-download-save').click()
+    const saved = await download
+    expect(saved.suggestedFilename()).toBe('report.csv')
+    expect(await readFile(await saved.path(), 'utf8')).toBe('a,b\n1,2\n')
+    await expect.poll(() => app.locator('#out-download').textContent()).toBe('ok')
+    await appCard
+      .locator('[data-testid="app-activity"][data-event="app.download"]', {
+        hasText: 'saved report.csv (text/csv, 8 B)',
+      })
+      .waitFor()
+
+    // Declined: nothing saved, and the App hears no.
+    await app.locator('#download').click()
+    await prompt.getByTestId('app-download-decline').click()
+    await expect.poll(() => app.locator('#out-download').textContent()).toBe('isError')
+    const downloads = (await daemon.events()).filter((event) => event.type === 'app.download')
+    expect(downloads).toHaveLength(1)
+    expect(errors, errors.join('\n')).toEqual([])
+    await page.close()
+  })
+
+  it('puts its questions where the App is, full screen and in the floating panel', async () => {
+    pageServer = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' })
+      response.end('<!doctype html><title>linked page</title>')
+    })
+    await new Promise<void>((resolve) => pageServer?.listen(0, '127.0.0.1', resolve))
+    const target = `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}/full`
+    const { page, errors, app } = await openApp()
+    const prompt = page.getByTestId('app-prompt')
+    const stage = page.getByTestId('app-stage')
+
+    await app.locator('#fullscreen').click()
+    await expect.poll(() => app.locator('#out-mode').textContent()).toBe('fullscreen')
+    await expect.poll(() => stage.getAttribute('data-mode')).toBe('fullscreen')
+    await app.locator('#link-url').fill(target)
+    await app.locator('#link').click()
+    // Inside the App's stage, and a click reaches it: nothing the App shows covers it.
+    await stage.getByTestId('app-prompt').waitFor()
+    const tab = page.context().waitForEvent('page')
+    await prompt.getByTestId('app-link-open').click()
+    expect((await tab).url()).toBe(target)
+    await expect.poll(() => app.locator('#out-link').textContent()).toBe('ok')
+
+    await app.locator('#pip').click()
+    await expect.poll(() => stage.getAttribute('data-mode')).toBe('pip')
+    await app.locator('#download').click()
+    await stage.getByTestId('app-prompt').waitFor()
+    const download = page.waitForEvent('download')
+    await prompt.getByTestId('app-download-save').click()
+    expect((await download).suggestedFilename()).toBe('report.csv')
+    await expect.poll(() => app.locator('#out-download').textContent()).toBe('ok')
+    expect(errors, errors.join('\n')).toEqual([])
+    await page.close()
+  })
+
+  it('opens the App with Ferry again after the tab reconnects, so its requests keep working', async () => {
+    const { daemon, page, errors, app } = await openApp()
+    expect(await press(app, 'peek')).toBe('peek 0')
+    // Ferry restarts: it ended the App with the old connection, and knows nothing of its id.
+    await daemon.stop()
+    await page.locator('[data-testid="connection"][data-state="reconnecting"]').waitFor()
+    const again = await startDaemon(SETTINGS, { stateDir: daemon.stateDir })
+    await again.waitForStatus('host', 'ready')
+    await page.locator('[data-testid="connection"][data-state="live"]').waitFor({ timeout: 15_000 })
+    expect(await press(app, 'peek')).toBe('peek 0')
+    expect(await press(app, 'read')).toBe('notes from the host server')
+    expect(
+      errors.filter((message) => !/ERR_CONNECTION_REFUSED|WebSocket connection/.test(message)),
+      errors.join('\n'),
+    ).toEqual([])
+    await page.close()
+  }, 60_000)
+})

@@ -1,0 +1,143 @@
+// The open question of an App, above its frame: the full address of a page it wants opened, or the
+// names, types and sizes of the files it wants saved. The buttons wake a moment after the question
+// appears, so a click the person meant for the App cannot land on them.
+
+import { useEffect, useRef, useState } from 'preact/hooks'
+import './app-prompt.css'
+import { size as sizeText } from '../transcript-lines.js'
+import type { AppPrompts, Prompt } from './app-prompts.js'
+
+/** How long the buttons stay asleep after a question appears. */
+export const PROMPT_ARM_MS = 400
+
+function LinkQuestion({
+  prompt,
+  armed,
+}: {
+  prompt: Extract<Prompt, { kind: 'link' }>
+  armed: boolean
+}) {
+  const origin = prompt.url.origin
+  return (
+    <>
+      <p>
+        The App asks to open a page on <strong data-testid="app-link-origin">{origin}</strong> in a
+        new tab:
+      </p>
+      <p class="app-prompt-url">
+        <code data-testid="app-link-url">{prompt.url.href}</code>
+      </p>
+      <div class="choices">
+        <button
+          type="button"
+          disabled={!armed}
+          data-testid="app-link-open"
+          onClick={() => prompt.answer('once')}
+        >
+          Open
+        </button>
+        <button
+          type="button"
+          disabled={!armed}
+          data-testid="app-link-always"
+          onClick={() => prompt.answer('always')}
+        >
+          Always for {origin} in this session
+        </button>
+        <button
+          type="button"
+          class="deny"
+          disabled={!armed}
+          data-testid="app-link-decline"
+          onClick={() => prompt.answer('declined')}
+        >
+          Don’t open
+        </button>
+      </div>
+    </>
+  )
+}
+
+function DownloadQuestion({
+  prompt,
+  armed,
+}: {
+  prompt: Extract<Prompt, { kind: 'download' }>
+  armed: boolean
+}) {
+  const total = prompt.files.reduce((sum, file) => sum + file.bytes, 0)
+  const count = prompt.files.length
+  return (
+    <>
+      <p>
+        The App asks to save {count === 1 ? 'a file' : `${count} files`} ({sizeText(total)}) to your
+        downloads:
+      </p>
+      <ul class="app-prompt-files">
+        {prompt.files.map((file, index) => (
+          <li key={index} data-testid="app-download-file">
+            <code>{file.name}</code> <span class="who">{file.mimeType}</span>,{' '}
+            {sizeText(file.bytes)}
+          </li>
+        ))}
+      </ul>
+      <div class="choices">
+        <button
+          type="button"
+          disabled={!armed}
+          data-testid="app-download-save"
+          onClick={() => prompt.answer(true)}
+        >
+          Save
+        </button>
+        <button
+          type="button"
+          class="deny"
+          disabled={!armed}
+          data-testid="app-download-decline"
+          onClick={() => prompt.answer(false)}
+        >
+          Don’t save
+        </button>
+      </div>
+    </>
+  )
+}
+
+export function AppPrompt({ prompts }: { prompts: AppPrompts }) {
+  const prompt = prompts.current.value
+  const [armed, setArmed] = useState(false)
+  const box = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    setArmed(false)
+    if (prompt === null) return
+    // The question takes focus, not a button: a key the person meant for the App answers nothing.
+    box.current?.focus()
+    const timer = setTimeout(() => setArmed(true), PROMPT_ARM_MS)
+    return () => clearTimeout(timer)
+  }, [prompt])
+  if (prompt === null) return null
+  return (
+    <div
+      ref={box}
+      class="app-prompt"
+      role="group"
+      tabIndex={-1}
+      aria-label="The App asks"
+      data-testid="app-prompt"
+      data-kind={prompt.kind}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return
+        event.preventDefault()
+        if (prompt.kind === 'link') prompt.answer('declined')
+        else prompt.answer(false)
+      }}
+    >
+      {prompt.kind === 'link' ? (
+        <LinkQuestion prompt={prompt} armed={armed} />
+      ) : (
+        <DownloadQuestion prompt={prompt} armed={armed} />
+      )}
+    </div>
+  )
+}
