@@ -8,6 +8,7 @@ import {
   type McpUiHostContext,
 } from '@modelcontextprotocol/ext-apps/app-bridge'
 import type { DisplayResult } from '../../../daemon/src/protocol/index.js'
+import { keepWarm, takeFrame } from './sandbox-frames.js'
 
 export type AppDisplay = Extract<DisplayResult, { type: 'mcp_app' }>
 export type Theme = 'light' | 'dark'
@@ -85,17 +86,22 @@ function proxyUrl(sandboxOrigin: string, csp: AppDisplay['csp']): string {
   return `${sandboxOrigin}/sandbox-proxy${query}`
 }
 
+/** Readies a frame for an App that declares no domains, before there is one. */
+export function warmSandbox(sandboxOrigin: string): void {
+  keepWarm(proxyUrl(sandboxOrigin, {}), null)
+}
+
 export function startAppView(options: AppViewOptions): AppView {
   const { display } = options
-  const iframe = document.createElement('iframe')
-  iframe.setAttribute('sandbox', 'allow-scripts')
+  const url = proxyUrl(options.sandboxOrigin, display.csp)
   // Delegated to the proxy, which hands it on to the App's frame (the proxy's own policy check).
-  if (options.clipboard && wantsClipboard(display)) iframe.setAttribute('allow', 'clipboard-write')
+  const allow = options.clipboard && wantsClipboard(display) ? 'clipboard-write' : null
+  const frame = takeFrame(options.container, url, allow)
+  const { iframe } = frame
   iframe.title = options.title
   iframe.className = display.prefersBorder === false ? 'app-frame' : 'app-frame app-frame-border'
   iframe.dataset.testid = 'app-frame'
   iframe.style.height = `${clampHeight(160)}px`
-  options.container.append(iframe)
 
   const hostContext: McpUiHostContext = {
     theme: options.theme,
@@ -116,7 +122,7 @@ export function startAppView(options: AppViewOptions): AppView {
     if (!ready) options.onFailure(`the sandbox did not load within ${PROXY_READY_MS / 1000} s`)
   }, PROXY_READY_MS)
 
-  bridge.onsandboxready = () => {
+  const sendResource = () => {
     ready = true
     clearTimeout(readyTimer)
     void bridge.sendSandboxResourceReady({
@@ -125,7 +131,10 @@ export function startAppView(options: AppViewOptions): AppView {
       permissions: permissionsFor(display.permissions, options.clipboard),
     })
   }
+  bridge.onsandboxready = sendResource
   bridge.oninitialized = () => {
+    // The next App's frame loads once this one is up, so the two do not compete.
+    keepWarm(url, allow)
     if (inputSent) return
     inputSent = true
     void (async () => {
@@ -165,11 +174,16 @@ export function startAppView(options: AppViewOptions): AppView {
     if (stopped) event.stopImmediatePropagation()
   }
   window.addEventListener('message', budget)
-  // Connected before the proxy loads, so its ready notice cannot be missed.
-  void bridge.connect(new PostMessageTransport(target, target))
-  iframe.src = proxyUrl(options.sandboxOrigin, display.csp)
-
+  // Connected before the proxy loads, so its ready notice cannot be missed; a warm proxy sent it
+  // before this App existed.
   let disposed = false
+  const connected = bridge.connect(new PostMessageTransport(target, target))
+  if (frame.ready) {
+    void connected.then(() => {
+      if (!disposed) sendResource()
+    })
+  } else frame.load()
+
   return {
     async teardown(timeoutMs) {
       if (disposed || !ready) return
