@@ -1,7 +1,8 @@
 // How Apps start in the WebShell, in a real browser: in a sandbox frame readied before their
 // result arrived and moved into the card with its document intact, each frame holding one App
 // only; an App that declares domains in a frame loaded with its own policy; the teardown and the
-// message budget holding for a readied frame; and every App starting cold without `moveBefore`.
+// message budget holding for a readied frame; a failed readied frame passed over; and every App
+// starting in a new frame without `moveBefore`.
 
 import type { Frame, FrameLocator, Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -27,7 +28,10 @@ function appIn(page: Page, nth: number): FrameLocator {
     .contentFrame()
 }
 
-async function openWebShell(daemon: Daemon, options: { withoutMove?: boolean } = {}) {
+async function openWebShell(
+  daemon: Daemon,
+  options: { withoutMove?: boolean; refuseFirstProxy?: boolean } = {},
+) {
   await daemon.waitForStatus('probe', 'ready')
   const opened = await openPage(browser())
   // When the App's teardown notice reaches the page, and when an App's frame leaves the document
@@ -52,6 +56,15 @@ async function openWebShell(daemon: Daemon, options: { withoutMove?: boolean } =
   if (options.withoutMove === true) {
     await opened.page.addInitScript(() => {
       delete (Element.prototype as { moveBefore?: unknown }).moveBefore
+    })
+  }
+  if (options.refuseFirstProxy === true) {
+    // The first proxy the page asks for, the readied one, never arrives.
+    let refused = false
+    await opened.page.route('**/sandbox-proxy*', (route) => {
+      if (refused) return route.continue()
+      refused = true
+      return route.abort()
     })
   }
   await opened.page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
@@ -190,6 +203,43 @@ describe('App start in the WebShell', () => {
     expect(errors, errors.join('\n')).toEqual([])
     await page.close()
   }, 90_000)
+
+  it('gives an App a frame of its own when the readied one failed to load', async () => {
+    const daemon = await startDaemon({ mcpServers: { probe: probeServer } })
+    const { page, errors } = await openWebShell(daemon, { refuseFirstProxy: true })
+    const handle = await page.locator(WARM).elementHandle({ timeout: 15_000 })
+    await (await handle?.contentFrame())?.waitForLoadState('load')
+    await handle?.evaluate((iframe) => {
+      ;(window as unknown as { failed: Element }).failed = iframe
+    })
+    await call(daemon, 'mcp_probe_polite_app')
+    // Given the failed proxy, the card would give up on the App after 5 s instead.
+    const shown = await Promise.race([
+      appIn(page, 0)
+        .getByText('polite')
+        .waitFor({ timeout: 30_000 })
+        .then(() => 'App'),
+      page
+        .getByTestId('app-fallback')
+        .waitFor({ timeout: 30_000 })
+        .then(() => 'fallback'),
+    ])
+    expect(shown).toBe('App')
+    expect(
+      await page.evaluate(() => {
+        const failed = (window as unknown as { failed: Element }).failed
+        return {
+          used: document.querySelector('[data-testid="app-frame"]') === failed,
+          kept: failed.isConnected,
+        }
+      }),
+    ).toEqual({ used: false, kept: false })
+    expect(
+      errors.filter((message) => !/ERR_FAILED|sandbox-proxy/.test(message)),
+      errors.join('\n'),
+    ).toEqual([])
+    await page.close()
+  })
 
   it('starts every App in a frame of its own where the browser cannot move a frame intact', async () => {
     const daemon = await startDaemon({ mcpServers: { probe: probeServer } })

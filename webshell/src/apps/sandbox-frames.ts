@@ -11,8 +11,6 @@ export interface SandboxFrame {
   iframe: HTMLIFrameElement
   /** The proxy announced itself before the App was given the frame: send the resource now. */
   ready: boolean
-  /** Loaded ahead of the App rather than for it. */
-  warm: boolean
   /** Points a frame that is not warm at its proxy; call it once its window is listened to. */
   load(): void
 }
@@ -22,6 +20,8 @@ interface WarmFrame {
   url: string
   allow: string | null
   ready: boolean
+  /** Its document finished loading: with no ready notice by then, it is an error page. */
+  loaded: boolean
   stopListening(): void
 }
 
@@ -32,7 +32,7 @@ let parking: HTMLElement | undefined
 let scheduled: { url: string; allow: string | null } | undefined
 
 /** A state-preserving move; where it is missing every App gets a frame of its own. */
-export function canKeepWarm(): boolean {
+function canKeepWarm(): boolean {
   return typeof (document.body as Movable).moveBefore === 'function'
 }
 
@@ -67,7 +67,14 @@ function startWarm(url: string, allow: string | null): void {
   const iframe = newFrame(allow)
   iframe.title = 'MCP App sandbox, not yet in use'
   iframe.tabIndex = -1
-  const frame: WarmFrame = { iframe, url, allow, ready: false, stopListening: () => {} }
+  const frame: WarmFrame = {
+    iframe,
+    url,
+    allow,
+    ready: false,
+    loaded: false,
+    stopListening: () => {},
+  }
   const onMessage = (event: MessageEvent) => {
     // The proxy's origin is opaque ('null'): its window is what identifies it.
     if (event.source !== iframe.contentWindow) return
@@ -77,8 +84,14 @@ function startWarm(url: string, allow: string | null): void {
   window.addEventListener('message', onMessage)
   frame.stopListening = () => window.removeEventListener('message', onMessage)
   parkingLot().append(iframe)
+  // Registered after the initial about:blank document has come and gone.
+  iframe.addEventListener('load', () => (frame.loaded = true), { once: true })
   iframe.src = url
   warm = frame
+}
+
+function fits(frame: WarmFrame | undefined, url: string, allow: string | null): frame is WarmFrame {
+  return frame !== undefined && frame.url === url && frame.allow === allow
 }
 
 function discardWarm(): void {
@@ -94,15 +107,15 @@ function discardWarm(): void {
  */
 export function keepWarm(url: string, allow: string | null): void {
   if (!canKeepWarm()) return
-  if (warm !== undefined && warm.url === url && warm.allow === allow) return
-  const first = scheduled === undefined
+  // The latest wish wins; one idle callback serves them all.
+  const pending = scheduled !== undefined
   scheduled = { url, allow }
-  if (!first) return
+  if (pending) return
   const run = () => {
     const wanted = scheduled
     scheduled = undefined
     if (wanted === undefined) return
-    if (warm !== undefined && warm.url === wanted.url && warm.allow === wanted.allow) return
+    if (fits(warm, wanted.url, wanted.allow)) return
     discardWarm()
     startWarm(wanted.url, wanted.allow)
   }
@@ -116,8 +129,10 @@ export function keepWarm(url: string, allow: string | null): void {
  * once, so no two Apps ever share a proxy.
  */
 export function takeFrame(container: HTMLElement, url: string, allow: string | null): SandboxFrame {
+  // A proxy that failed to load (the daemon was away, say) would only hold the App up.
+  if (warm !== undefined && warm.loaded && !warm.ready) discardWarm()
   const taken = warm
-  if (taken !== undefined && taken.url === url && taken.allow === allow) {
+  if (fits(taken, url, allow)) {
     warm = undefined
     // Synchronous hand-over: no message can arrive between this listener and the App's.
     taken.stopListening()
@@ -128,7 +143,7 @@ export function takeFrame(container: HTMLElement, url: string, allow: string | n
     }
     if (taken.iframe.parentNode === container) {
       taken.iframe.removeAttribute('tabindex')
-      return { iframe: taken.iframe, ready: taken.ready, warm: true, load: () => {} }
+      return { iframe: taken.iframe, ready: taken.ready, load: () => {} }
     }
   }
   const iframe = newFrame(allow)
@@ -136,7 +151,6 @@ export function takeFrame(container: HTMLElement, url: string, allow: string | n
   return {
     iframe,
     ready: false,
-    warm: false,
     load: () => {
       iframe.src = url
     },
