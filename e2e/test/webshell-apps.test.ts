@@ -158,10 +158,13 @@ describe('MCP Apps in the WebShell', () => {
         const data = event.data as { params?: { data?: unknown } } | null
         if (data?.params?.data === 'teardown received') record.heard = performance.now()
       })
+      // An App's frame leaving the document; a frame moved into a card stays in it.
       new MutationObserver((changes) => {
         for (const change of changes) {
           for (const node of change.removedNodes) {
-            if (node instanceof HTMLIFrameElement) record.removed?.push(performance.now())
+            if (node instanceof HTMLIFrameElement && !node.isConnected) {
+              record.removed?.push(performance.now())
+            }
           }
         }
       }).observe(document, { subtree: true, childList: true })

@@ -13,6 +13,7 @@ import type {
   ToolInfo,
 } from '../../daemon/src/protocol/index.js'
 import { ApiError, api } from './api.js'
+import { warmAppsWhenIdle } from './apps/app-loader.js'
 import type { OpenResource } from './panes/resource-request.js'
 import type { ShellStore } from './store/shell-store.js'
 import { ShellStream, type AppChannel, type ServerFeed, type ServerFeedMessage } from './stream.js'
@@ -91,6 +92,7 @@ export function createShellController(store: ShellStore): ShellController {
         store.tools.value = tools
         store.serversStale.value = false
       })
+      warmAppsWhenIdle(tools)
       return true
     } catch (error) {
       store.failure.value = describeFailure(error)

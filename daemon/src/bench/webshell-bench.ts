@@ -19,6 +19,8 @@ const WEBSHELL_DIST = fileURLToPath(new URL('../../../webshell/dist', import.met
 const INITIAL_JS_TARGET_KB = 60
 const BIG_SESSION_EVENTS = 10_000
 const RUNS = 5
+/** App start may take at most this many times as long as a plain result reaching the screen. */
+const APP_START_TARGET_RATIO = 2
 
 function median(values: number[]): number {
   return percentile(values, 50)
@@ -284,7 +286,7 @@ async function benchAppStart(browser: Browser): Promise<void> {
     await page.close()
     console.log(`WebShell App start (chromium, ${runs} dashboard calls)`)
     console.log(
-      `  result stored → App initialized  p50 ${ms(percentile(appStarts, 50))}  p95 ${ms(percentile(appStarts, 95))}  vs plain result on screen p50 ${ms(percentile(plain, 50))}  ratio p50 ${(percentile(appStarts, 50) / Math.max(1, percentile(plain, 50))).toFixed(2)}x  (target p50 ≤ 300 ms)`,
+      `  result stored → App initialized  p50 ${ms(percentile(appStarts, 50))}  p95 ${ms(percentile(appStarts, 95))}  vs plain result on screen p50 ${ms(percentile(plain, 50))}  ratio p50 ${(percentile(appStarts, 50) / Math.max(1, percentile(plain, 50))).toFixed(2)}x  (target ratio p50 ≤ ${APP_START_TARGET_RATIO}x)`,
     )
   } finally {
     await daemon.stop()

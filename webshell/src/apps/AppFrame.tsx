@@ -1,19 +1,13 @@
 // An `mcp_app` result on its card: the App in the double opaque-origin sandbox, or the text result
-// with the reason it is not shown. The sandbox origin is this page's origin with its loopback IP
-// literal swapped for `localhost`; a page reached any other way has no isolation origin to use.
+// with the reason it is not shown (among them, a page with no sandbox origin to isolate it in).
 
 import { useLayoutEffect, useRef, useState } from 'preact/hooks'
 import type { CallToolResult } from '../../../daemon/src/protocol/index.js'
 import { ResultView } from '../result/ResultView.js'
+import { loadAppView, loadedAppView, sandboxOrigin } from './app-loader.js'
 import type { AppDisplay } from './app-view.js'
 import { AppStage } from './AppStage.js'
 import { useShell } from '../store/shell-context.js'
-
-export function sandboxOrigin(location: Location): string | null {
-  const host = location.hostname
-  if (host !== '127.0.0.1' && host !== '[::1]') return null
-  return `${location.protocol}//localhost:${location.port}`
-}
 
 /** An App asks for the clipboard in its resource; the person decides before it starts. */
 export function wantsClipboard(display: AppDisplay): boolean {
@@ -74,7 +68,7 @@ export function AppFrame({
       return
     }
     let gone = false
-    void import('./app-view.js').then(({ startAppView }) => {
+    const start = ({ startAppView }: typeof import('./app-view.js')) => {
       if (gone || container.current === null) return
       liveApps.add(
         callId,
@@ -103,7 +97,11 @@ export function AppFrame({
           },
         }),
       )
-    })
+    }
+    // Code already loaded starts the App in this task rather than a later one.
+    const code = loadedAppView()
+    if (code !== undefined) start(code)
+    else void loadAppView().then(start)
     return () => {
       gone = true
       liveApps.drop(callId)

@@ -8,6 +8,8 @@ import { attachRequests, HOST_CAPABILITIES, type AppRequestsOptions } from './ap
 import { AppPlacement } from './app-placement.js'
 import type { DisplayModes } from './display-modes.js'
 
+import { keepWarm, takeFrame } from './sandbox-frames.js'
+
 export { MAX_HEIGHT_PX, MIN_HEIGHT_PX } from './app-placement.js'
 
 export type AppDisplay = Extract<DisplayResult, { type: 'mcp_app' }>
@@ -84,16 +86,21 @@ function proxyUrl(sandboxOrigin: string, csp: AppDisplay['csp']): string {
   return `${sandboxOrigin}/sandbox-proxy${query}`
 }
 
+/** Readies a frame for an App that declares no domains, before there is one. */
+export function warmSandbox(sandboxOrigin: string): void {
+  keepWarm(proxyUrl(sandboxOrigin, {}), null)
+}
+
 export function startAppView(options: AppViewOptions): AppView {
   const { display } = options
-  const iframe = document.createElement('iframe')
-  iframe.setAttribute('sandbox', 'allow-scripts')
+  const url = proxyUrl(options.sandboxOrigin, display.csp)
   // Delegated to the proxy, which hands it on to the App's frame (the proxy's own policy check).
-  if (options.clipboard && wantsClipboard(display)) iframe.setAttribute('allow', 'clipboard-write')
+  const allow = options.clipboard && wantsClipboard(display) ? 'clipboard-write' : null
+  const frame = takeFrame(options.container, url, allow)
+  const { iframe } = frame
   iframe.title = options.title
   iframe.className = display.prefersBorder === false ? 'app-frame' : 'app-frame app-frame-border'
   iframe.dataset.testid = 'app-frame'
-  options.container.append(iframe)
 
   const placement = new AppPlacement({ ...options, iframe })
   const { hostContext } = placement
@@ -106,7 +113,7 @@ export function startAppView(options: AppViewOptions): AppView {
     if (!ready) options.onFailure(`the sandbox did not load within ${PROXY_READY_MS / 1000} s`)
   }, PROXY_READY_MS)
 
-  bridge.onsandboxready = () => {
+  const sendResource = () => {
     ready = true
     clearTimeout(readyTimer)
     void bridge.sendSandboxResourceReady({
@@ -115,7 +122,10 @@ export function startAppView(options: AppViewOptions): AppView {
       permissions: permissionsFor(display.permissions, options.clipboard),
     })
   }
+  bridge.onsandboxready = sendResource
   bridge.oninitialized = () => {
+    // The next App's frame loads once this one is up, so the two do not compete.
+    keepWarm(url, allow)
     if (inputSent) return
     inputSent = true
     requests.open()
@@ -152,11 +162,15 @@ export function startAppView(options: AppViewOptions): AppView {
     if (stopped) event.stopImmediatePropagation()
   }
   window.addEventListener('message', budget)
-  // Connected before the proxy loads, so its ready notice cannot be missed.
-  void bridge.connect(new PostMessageTransport(target, target))
-  iframe.src = proxyUrl(options.sandboxOrigin, display.csp)
-
+  // Connected before the proxy loads, so its ready notice cannot be missed; a warm proxy sent it
+  // before this App existed.
   let disposed = false
+  const connected = bridge.connect(new PostMessageTransport(target, target))
+  if (frame.ready) {
+    void connected.then(() => {
+      if (!disposed) sendResource()
+    })
+  } else frame.load()
   return {
     async teardown(timeoutMs) {
       requests.close()
