@@ -10,6 +10,8 @@ export default defineConfig({
     ],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // A poll waits on what a loaded machine delivers late; one that should fail still fails.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     fileParallelism: true,
     maxWorkers: 2,

@@ -335,7 +335,9 @@ describe('App display modes in the WebShell', { timeout: 60_000 }, () => {
       new MutationObserver((changes) => {
         for (const change of changes) {
           for (const node of change.removedNodes) {
-            if (node instanceof HTMLIFrameElement) record.removed.push(performance.now())
+            if (node instanceof HTMLIFrameElement && !node.isConnected) {
+              record.removed.push(performance.now())
+            }
           }
         }
       }).observe(document, { subtree: true, childList: true })
