@@ -3,26 +3,16 @@
 // names it through `_meta.ui.resourceUri` or the flat key, and the reason beside the plain result
 // when a tool names an App that cannot be shown.
 
-import type { FrameLocator, Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { appHostServerPath } from '../fixtures/paths.js'
 import { cleanup, startDaemon } from '../../daemon/test/harness.js'
 import { openPage, useBrowser } from './browser.js'
+import { appIn } from './app-frames.js'
 
 const browser = useBrowser()
 afterEach(cleanup)
 
 const hostServer = { command: process.execPath, args: [appHostServerPath] }
-
-/** The App inside the nth card: the proxy's frame, then the App's own. */
-function appIn(page: Page, nth: number): FrameLocator {
-  return page
-    .locator('[data-testid="app-frame"]')
-    .nth(nth)
-    .contentFrame()
-    .locator('iframe')
-    .contentFrame()
-}
 
 describe('Apps from servers that do not declare the extension', () => {
   it('draws the App for a call from a terminal, named through either key', async () => {

@@ -7,6 +7,7 @@ import type { Browser, FrameLocator, Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { appModesServerPath } from '../fixtures/paths.js'
 import { cleanup, startDaemon, type TestDaemon } from '../../daemon/test/harness.js'
+import { appIn, createSession, frameRemovals, recordFrameRemovals } from './app-frames.js'
 import { useBrowser } from './browser.js'
 
 const browser = useBrowser()
@@ -41,16 +42,6 @@ async function openPage(
   })
   page.on('pageerror', (error) => errors.push(error.message))
   return { page, errors }
-}
-
-/** The App inside the nth card: the proxy's frame, then the App's own. */
-function appIn(page: Page, nth = 0): FrameLocator {
-  return page
-    .locator('[data-testid="app-frame"]')
-    .nth(nth)
-    .contentFrame()
-    .locator('iframe')
-    .contentFrame()
 }
 
 async function shellWith(
@@ -320,45 +311,28 @@ describe('App display modes in the WebShell', { timeout: 60_000 }, () => {
     // The fixture App answers a teardown by calling `peek` first: that request, seen by the
     // WebShell page, marks the moment the App heard it. Frames removed are timed too.
     await page.addInitScript(() => {
-      const record = window as unknown as {
-        heard: { at: number; mode: string | null }[]
-        removed: number[]
-      }
+      const record = window as unknown as { heard: { at: number; mode: string | null }[] }
       record.heard = []
-      record.removed = []
       window.addEventListener('message', (event: MessageEvent) => {
         const data = event.data as { method?: unknown; params?: { name?: unknown } } | null
         if (data?.method !== 'tools/call' || data.params?.name !== 'peek') return
         const stage = document.querySelector('[data-testid="app-stage"]')
         record.heard.push({ at: performance.now(), mode: stage?.getAttribute('data-mode') ?? null })
       })
-      new MutationObserver((changes) => {
-        for (const change of changes) {
-          for (const node of change.removedNodes) {
-            if (node instanceof HTMLIFrameElement && !node.isConnected) {
-              record.removed.push(performance.now())
-            }
-          }
-        }
-      }).observe(document, { subtree: true, childList: true })
     })
+    await recordFrameRemovals(page)
     await page.reload()
     await page.locator('[data-testid="connection"][data-state="live"]').waitFor()
-    const record = () =>
-      page.evaluate(() => {
-        const { heard, removed } = window as unknown as {
-          heard: { at: number; mode: string | null }[]
-          removed: number[]
-        }
-        return { heard: [...heard], removed: [...removed] }
-      })
+    const record = async () => ({
+      heard: await page.evaluate(() => [
+        ...(window as unknown as { heard: { at: number; mode: string | null }[] }).heard,
+      ]),
+      removed: await frameRemovals(page),
+    })
 
     // A second session to switch to with the browser's Forward, which a full-screen App does not
     // cover; then back to the first, where the App is shown full screen.
-    await page.getByRole('button', { name: 'New session' }).click()
-    await page.getByLabel('New session name').fill('elsewhere')
-    await page.getByRole('button', { name: 'Create' }).click()
-    await page.getByText('No events in this session yet').waitFor()
+    await createSession(page, 'elsewhere')
     await page.goBack()
     const app = await showApp(page)
     expect(await askMode(app, 'fullscreen')).toBe('fullscreen')

@@ -4,12 +4,13 @@
 // message budget holding for a readied frame; a failed readied frame passed over; and every App
 // starting in a new frame without `moveBefore`.
 
-import type { Frame, FrameLocator, Page } from 'playwright-core'
+import type { Frame, Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DECLARED_DOMAIN, UNDECLARED_DOMAIN } from '../fixtures/app-start-html.js'
 import { appProbeServerPath } from '../fixtures/paths.js'
 import { cleanup, startDaemon } from '../../daemon/test/harness.js'
 import { openPage, useBrowser } from './browser.js'
+import { appIn, createSession, frameRemovals, recordFrameRemovals } from './app-frames.js'
 
 const browser = useBrowser()
 afterEach(cleanup)
@@ -18,15 +19,6 @@ const probeServer = { command: process.execPath, args: [appProbeServerPath], tru
 const WARM = '[data-testid="sandbox-frames"] iframe'
 
 type Daemon = Awaited<ReturnType<typeof startDaemon>>
-
-function appIn(page: Page, nth: number): FrameLocator {
-  return page
-    .locator('[data-testid="app-frame"]')
-    .nth(nth)
-    .contentFrame()
-    .locator('iframe')
-    .contentFrame()
-}
 
 async function openWebShell(
   daemon: Daemon,
@@ -37,22 +29,13 @@ async function openWebShell(
   // When the App's teardown notice reaches the page, and when an App's frame leaves the document
   // (a frame moved into a card stays in it).
   await opened.page.addInitScript(() => {
-    const record = window as unknown as { heard?: number; removed: number[] }
-    record.removed = []
+    const record = window as unknown as { heard?: number }
     window.addEventListener('message', (event: MessageEvent) => {
       const data = event.data as { params?: { data?: unknown } } | null
       if (data?.params?.data === 'teardown received') record.heard ??= performance.now()
     })
-    new MutationObserver((changes) => {
-      for (const change of changes) {
-        for (const node of change.removedNodes) {
-          if (node instanceof HTMLIFrameElement && !node.isConnected) {
-            record.removed.push(performance.now())
-          }
-        }
-      }
-    }).observe(document, { subtree: true, childList: true })
   })
+  await recordFrameRemovals(opened.page)
   if (options.withoutMove === true) {
     await opened.page.addInitScript(() => {
       delete (Element.prototype as { moveBefore?: unknown }).moveBefore
@@ -130,14 +113,11 @@ describe('App start in the WebShell', () => {
     ).toEqual(['first', 'second'])
 
     // Leaving the session tells the Apps first; only then do their frames go.
-    await page.getByRole('button', { name: 'New session' }).click()
-    await page.getByLabel('New session name').fill('elsewhere')
-    await page.getByRole('button', { name: 'Create' }).click()
-    await page.getByText('No events in this session yet').waitFor()
-    const polite = await page.evaluate(() => {
-      const record = window as unknown as { heard?: number; removed: number[] }
-      return { heard: record.heard, removed: record.removed }
-    })
+    await createSession(page, 'elsewhere')
+    const polite = {
+      heard: await page.evaluate(() => (window as unknown as { heard?: number }).heard),
+      removed: await frameRemovals(page),
+    }
     expect(polite.heard).toBeDefined()
     expect(polite.removed.length).toBeGreaterThanOrEqual(2)
     expect(polite.heard as number).toBeLessThan(polite.removed[0] as number)

@@ -2,26 +2,17 @@
 // call from the tab and for one from a terminal; an App that tries to reach out of its sandbox and
 // fails at every turn; compacted history shown as text; and the teardown sent before a frame goes.
 
-import type { FrameLocator, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { appProbeServerPath } from '../fixtures/paths.js'
 import { cleanup, startDaemon, waitFor } from '../../daemon/test/harness.js'
 import { openPage, useBrowser } from './browser.js'
+import { appIn, createSession, frameRemovals, recordFrameRemovals } from './app-frames.js'
 
 const browser = useBrowser()
 afterEach(cleanup)
 
 const probeServer = { command: process.execPath, args: [appProbeServerPath], trust: true }
-
-/** The App inside the card: the proxy's frame, then the App's own. */
-function appIn(page: Page, nth: number): FrameLocator {
-  return page
-    .locator('[data-testid="app-frame"]')
-    .nth(nth)
-    .contentFrame()
-    .locator('iframe')
-    .contentFrame()
-}
 
 async function live(page: Page): Promise<void> {
   await page.locator('[data-testid="connection"][data-state="live"]').waitFor()
@@ -152,36 +143,23 @@ describe('MCP Apps in the WebShell', () => {
     const { page, errors } = await openPage(browser())
     // Records, in the WebShell page, when the App's teardown notice arrives and when frames go.
     await page.addInitScript(() => {
-      const record = window as unknown as { heard?: number; removed?: number[] }
-      record.removed = []
+      const record = window as unknown as { heard?: number }
       window.addEventListener('message', (event: MessageEvent) => {
         const data = event.data as { params?: { data?: unknown } } | null
         if (data?.params?.data === 'teardown received') record.heard = performance.now()
       })
-      // An App's frame leaving the document; a frame moved into a card stays in it.
-      new MutationObserver((changes) => {
-        for (const change of changes) {
-          for (const node of change.removedNodes) {
-            if (node instanceof HTMLIFrameElement && !node.isConnected) {
-              record.removed?.push(performance.now())
-            }
-          }
-        }
-      }).observe(document, { subtree: true, childList: true })
     })
+    await recordFrameRemovals(page)
     await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
     await live(page)
     await callFromTab(page, 'mcp_probe_polite_app')
     await appIn(page, 0).getByText('polite').waitFor()
 
-    await page.getByRole('button', { name: 'New session' }).click()
-    await page.getByLabel('New session name').fill('elsewhere')
-    await page.getByRole('button', { name: 'Create' }).click()
-    await page.getByText('No events in this session yet').waitFor()
-    const polite = await page.evaluate(() => {
-      const record = window as unknown as { heard?: number; removed: number[] }
-      return { heard: record.heard, removed: record.removed }
-    })
+    await createSession(page, 'elsewhere')
+    const polite = {
+      heard: await page.evaluate(() => (window as unknown as { heard?: number }).heard),
+      removed: await frameRemovals(page),
+    }
     expect(polite.heard).toBeDefined()
     expect(polite.removed.length).toBeGreaterThan(0)
     expect(polite.heard as number).toBeLessThan(polite.removed[0] as number)

@@ -2,13 +2,13 @@
 // a confirmation waits to be seen, one tries to send data out through WebRTC from its own document
 // and from every kind of frame it can make, one tries to replace the clipboard on a click.
 
-import type { FrameLocator, Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CLIPBOARD_DATA } from '../fixtures/app-hostile-html.js'
 import { appProbeServerPath } from '../fixtures/paths.js'
 import { startTurnListener, type TurnListener } from '../fixtures/turn-listener.js'
 import { cleanup, fixture, startDaemon, waitFor } from '../../daemon/test/harness.js'
 import { openPage, useBrowser } from './browser.js'
+import { appIn } from './app-frames.js'
 
 const browser = useBrowser()
 const listeners: TurnListener[] = []
@@ -18,15 +18,6 @@ afterEach(async () => {
 })
 
 const probeServer = { command: process.execPath, args: [appProbeServerPath], trust: true }
-
-function appIn(page: Page, nth: number): FrameLocator {
-  return page
-    .locator('[data-testid="app-frame"]')
-    .nth(nth)
-    .contentFrame()
-    .locator('iframe')
-    .contentFrame()
-}
 
 async function openWebShell(daemon: Awaited<ReturnType<typeof startDaemon>>) {
   const opened = await openPage(browser())

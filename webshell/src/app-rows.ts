@@ -7,6 +7,7 @@ import type { CallRow } from './transcript.js'
 import {
   cut,
   dataText,
+  lineMaker,
   logTone,
   size,
   type EventLineRow,
@@ -71,15 +72,7 @@ export function appActivityPatch(row: CallRow, event: AppCardEvent): Partial<Cal
 /** An App event as a transcript line: a message, or what an App whose card is not shown did. */
 export function appLine(event: AppEvent, parentTool: string | null): EventLineRow {
   const app = parentTool === null ? 'An App' : `The App of ${parentTool}`
-  const base = { kind: 'line', key: `l${event.seq}`, seq: event.seq, time: event.time } as const
-  const line = (tone: LineTone, text: string, body: Record<string, unknown> | null = null) => ({
-    ...base,
-    event: event.type,
-    tone,
-    text,
-    body,
-    resource: null,
-  })
+  const line = lineMaker(event)
   if (event.type === 'app.message') {
     return line(
       'info',

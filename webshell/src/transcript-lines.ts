@@ -42,17 +42,28 @@ const DATA_MAX_CHARS = 500
 
 type Event<T extends { type: string }> = Extract<TranscriptEvent, { type: T['type'] }>
 
-export function offeringLine(event: Event<OfferingEvent>): EventLineRow {
-  const by = byWhom(event.client)
-  const base = { kind: 'line', key: `l${event.seq}`, seq: event.seq, time: event.time } as const
-  const line = (tone: LineTone, text: string, body: Record<string, unknown> | null = null) => ({
-    ...base,
+/** Makes the line of one event: its tone, its text and the body it may open to. */
+export function lineMaker(event: {
+  seq: number
+  time: string
+  type: EventLineRow['event']
+}): (tone: LineTone, text: string, body?: Record<string, unknown> | null) => EventLineRow {
+  return (tone, text, body = null) => ({
+    kind: 'line',
+    key: `l${event.seq}`,
+    seq: event.seq,
+    time: event.time,
     event: event.type,
     tone,
     text,
     body,
     resource: null,
   })
+}
+
+export function offeringLine(event: Event<OfferingEvent>): EventLineRow {
+  const by = byWhom(event.client)
+  const line = lineMaker(event)
   switch (event.type) {
     case 'prompt.got':
       return line(

@@ -1,0 +1,48 @@
+// Reaching an MCP App in the WebShell from a test: the App's own frame inside the proxy's, a
+// record of when frames leave the page (to check an App is told before its frame goes), and a new
+// session to move to, which closes the Apps on screen.
+
+import type { FrameLocator, Page } from 'playwright-core'
+
+/** The App inside the nth card: the proxy's frame, then the App's own. */
+export function appIn(page: Page, nth = 0): FrameLocator {
+  return page
+    .locator('[data-testid="app-frame"]')
+    .nth(nth)
+    .contentFrame()
+    .locator('iframe')
+    .contentFrame()
+}
+
+/**
+ * From the page's next load on, records when an iframe leaves the document; a frame moved into a
+ * card stays in it and is not counted.
+ */
+export async function recordFrameRemovals(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const record = window as unknown as { framesRemoved: number[] }
+    record.framesRemoved = []
+    new MutationObserver((changes) => {
+      for (const change of changes) {
+        for (const node of change.removedNodes) {
+          if (node instanceof HTMLIFrameElement && !node.isConnected) {
+            record.framesRemoved.push(performance.now())
+          }
+        }
+      }
+    }).observe(document, { subtree: true, childList: true })
+  })
+}
+
+/** The `performance.now()` times at which frames left the page, oldest first. */
+export function frameRemovals(page: Page): Promise<number[]> {
+  return page.evaluate(() => [...(window as unknown as { framesRemoved: number[] }).framesRemoved])
+}
+
+/** Creates a session from the tab and waits until the tab shows it, empty. */
+export async function createSession(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: 'New session' }).click()
+  await page.getByLabel('New session name').fill(name)
+  await page.getByRole('button', { name: 'Create' }).click()
+  await page.getByText('No events in this session yet').waitFor()
+}
