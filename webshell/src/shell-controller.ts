@@ -13,7 +13,7 @@ import type {
   ToolInfo,
 } from '../../daemon/src/protocol/index.js'
 import { ApiError, api } from './api.js'
-import { warmAppsWhenIdle } from './apps/app-loader.js'
+import { startAppsEarly, warmAppsWhenIdle } from './apps/app-loader.js'
 import type { OpenResource } from './panes/resource-request.js'
 import type { ShellStore } from './store/shell-store.js'
 import { ShellStream, type AppChannel, type ServerFeed, type ServerFeedMessage } from './stream.js'
@@ -124,6 +124,8 @@ export function createShellController(store: ShellStore): ShellController {
       void loadServers()
     },
     onEvents(events) {
+      // Before the cards render, so an App's frame loads while its card does.
+      startAppsEarly(events)
       transcript.apply(events)
       for (const listener of eventListeners) listener(events)
       let statusChanged = false

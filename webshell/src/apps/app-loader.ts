@@ -2,7 +2,7 @@
 // the idle-time warm-up (a server offers a tool with an App: the code loads and a sandbox frame is
 // readied once the page is idle, so the first App waits for neither; other tabs pay nothing).
 
-import type { ToolInfo } from '../../../daemon/src/protocol/index.js'
+import type { ToolInfo, TranscriptEvent } from '../../../daemon/src/protocol/index.js'
 
 type AppViewModule = typeof import('./app-view.js')
 
@@ -43,4 +43,18 @@ export function warmAppsWhenIdle(tools: readonly ToolInfo[]): void {
   }
   if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 2000 })
   else setTimeout(run, 0)
+}
+
+/**
+ * Starts the Apps of results that just arrived, ahead of their cards, when the App code is loaded
+ * and a frame is ready; their cards take them over.
+ */
+export function startAppsEarly(events: readonly TranscriptEvent[]): void {
+  if (loaded === undefined) return
+  const origin = sandboxOrigin(window.location)
+  if (origin === null) return
+  for (const event of events) {
+    if (event.type !== 'call.result' || event.display.type !== 'mcp_app') continue
+    loaded.startAppEarly(event.callId, event.display, origin)
+  }
 }

@@ -8,7 +8,7 @@ import { attachRequests, HOST_CAPABILITIES, type AppRequestsOptions } from './ap
 import { AppPlacement } from './app-placement.js'
 import type { DisplayModes } from './display-modes.js'
 
-import { keepWarm, takeFrame } from './sandbox-frames.js'
+import { keepWarm, startEarly, takeFrame } from './sandbox-frames.js'
 
 export { MAX_HEIGHT_PX, MIN_HEIGHT_PX } from './app-placement.js'
 
@@ -91,12 +91,25 @@ export function warmSandbox(sandboxOrigin: string): void {
   keepWarm(proxyUrl(sandboxOrigin, {}), null)
 }
 
+/**
+ * Starts an App whose result has just arrived in the frame readied for it, before its card
+ * exists. One that asks for the clipboard waits for the person's answer on its card instead.
+ */
+export function startAppEarly(callId: string, display: AppDisplay, sandboxOrigin: string): void {
+  if (wantsClipboard(display)) return
+  startEarly(callId, proxyUrl(sandboxOrigin, display.csp), null, {
+    html: display.html,
+    csp: display.csp,
+    permissions: permissionsFor(display.permissions, false),
+  })
+}
+
 export function startAppView(options: AppViewOptions): AppView {
   const { display } = options
   const url = proxyUrl(options.sandboxOrigin, display.csp)
   // Delegated to the proxy, which hands it on to the App's frame (the proxy's own policy check).
   const allow = options.clipboard && wantsClipboard(display) ? 'clipboard-write' : null
-  const frame = takeFrame(options.container, url, allow)
+  const frame = takeFrame(options.container, options.callId, url, allow)
   const { iframe } = frame
   iframe.title = options.title
   iframe.className = display.prefersBorder === false ? 'app-frame' : 'app-frame app-frame-border'
@@ -107,11 +120,14 @@ export function startAppView(options: AppViewOptions): AppView {
   // No MCP client: what the App asks goes to the daemon, or to the person first (app-requests.ts).
   const bridge = new AppBridge(null, HOST_INFO, HOST_CAPABILITIES, { hostContext })
   const requests = attachRequests(bridge, options.container, options.requests)
-  let ready = false
+  // An App started ahead has its resource already.
+  let ready = frame.early !== undefined
   let inputSent = false
-  const readyTimer = setTimeout(() => {
-    if (!ready) options.onFailure(`the sandbox did not load within ${PROXY_READY_MS / 1000} s`)
-  }, PROXY_READY_MS)
+  const readyTimer = ready
+    ? undefined
+    : setTimeout(() => {
+        if (!ready) options.onFailure(`the sandbox did not load within ${PROXY_READY_MS / 1000} s`)
+      }, PROXY_READY_MS)
 
   const sendResource = () => {
     ready = true
@@ -166,7 +182,13 @@ export function startAppView(options: AppViewOptions): AppView {
   // before this App existed.
   let disposed = false
   const connected = bridge.connect(new PostMessageTransport(target, target))
-  if (frame.ready) {
+  if (frame.early !== undefined) {
+    // The bridge listens from `connect` on; what the App sent before its card goes through the
+    // budget and the bridge as if it came now, in order.
+    for (const data of frame.early) {
+      window.dispatchEvent(new MessageEvent('message', { data, source: target, origin: 'null' }))
+    }
+  } else if (frame.ready) {
     void connected.then(() => {
       if (!disposed) sendResource()
     })

@@ -1,11 +1,20 @@
 // The outer sandbox frames Apps start in. One proxy frame is kept loaded out of sight ahead of the
 // next App and moved into that App's card with `moveBefore`, which keeps its document; it fits
 // only an App whose proxy address (so its policy) and `allow` are exactly those it was loaded with.
+// An App whose result has just arrived may start in it out of sight, before its card exists.
 
 /** The proxy's notice that it is listening; the same one the AppBridge waits for. */
 const PROXY_READY = 'ui/notifications/sandbox-proxy-ready'
+const RESOURCE_READY = 'ui/notifications/sandbox-resource-ready'
+const TEARDOWN = 'ui/resource-teardown'
 /** How long a new warm frame may wait for the page to be idle before it loads anyway. */
 const WARM_IDLE_MS = 1000
+/** How long an App started ahead waits for its card before it is told to go and removed. */
+const EARLY_CLAIM_MS = 5000
+/** What an App started ahead may send before its card exists; more and it is stopped. */
+const EARLY_MAX_MESSAGES = 50
+/** How long a stopped early App may take to answer its teardown. */
+const EARLY_TEARDOWN_MS = 1000
 
 export interface SandboxFrame {
   iframe: HTMLIFrameElement
@@ -13,6 +22,17 @@ export interface SandboxFrame {
   ready: boolean
   /** Points a frame that is not warm at its proxy; call it once its window is listened to. */
   load(): void
+  /** The App was given its resource ahead of its card; what it has sent since, oldest first. */
+  early?: unknown[]
+}
+
+interface EarlyFrame {
+  iframe: HTMLIFrameElement
+  url: string
+  allow: string | null
+  pending: unknown[]
+  expiry: ReturnType<typeof setTimeout>
+  stopListening(): void
 }
 
 interface WarmFrame {
@@ -30,6 +50,7 @@ type Movable = ParentNode & { moveBefore?: (node: Node, child: Node | null) => v
 let warm: WarmFrame | undefined
 let parking: HTMLElement | undefined
 let scheduled: { url: string; allow: string | null } | undefined
+const early = new Map<string, EarlyFrame>()
 
 /** A state-preserving move; where it is missing every App gets a frame of its own. */
 function canKeepWarm(): boolean {
@@ -90,7 +111,11 @@ function startWarm(url: string, allow: string | null): void {
   warm = frame
 }
 
-function fits(frame: WarmFrame | undefined, url: string, allow: string | null): frame is WarmFrame {
+function fits<T extends { url: string; allow: string | null }>(
+  frame: T | undefined,
+  url: string,
+  allow: string | null,
+): frame is T {
   return frame !== undefined && frame.url === url && frame.allow === allow
 }
 
@@ -123,12 +148,101 @@ export function keepWarm(url: string, allow: string | null): void {
   else setTimeout(run, 0)
 }
 
+/** An App started ahead that will not get its card: told it is going, then removed. */
+function retire(callId: string): void {
+  const frame = early.get(callId)
+  if (frame === undefined) return
+  early.delete(callId)
+  clearTimeout(frame.expiry)
+  frame.stopListening()
+  const target = frame.iframe.contentWindow
+  const id = `early-teardown-${callId}`
+  const done = (event?: MessageEvent) => {
+    if (event !== undefined) {
+      const data = event.data as { id?: unknown } | null
+      if (event.source !== target || data?.id !== id) return
+    }
+    window.removeEventListener('message', done)
+    clearTimeout(timer)
+    frame.iframe.remove()
+  }
+  const timer = setTimeout(() => done(), EARLY_TEARDOWN_MS)
+  window.addEventListener('message', done)
+  target?.postMessage({ jsonrpc: '2.0', id, method: TEARDOWN, params: {} }, '*')
+}
+
 /**
- * A frame in `container` for an App whose proxy is at `url` with `allow` delegated: the warm one
- * when it was loaded for exactly these, otherwise a new one the caller loads. A frame is handed out
- * once, so no two Apps ever share a proxy.
+ * Starts the App of `callId` in the warm frame, out of sight, when that frame is ready and fits:
+ * its own frame loads while its card renders. What it sends is kept for the card's bridge, which
+ * answers it; an App that gets no card in time is told to go and removed.
  */
-export function takeFrame(container: HTMLElement, url: string, allow: string | null): SandboxFrame {
+export function startEarly(
+  callId: string,
+  url: string,
+  allow: string | null,
+  resource: Record<string, unknown>,
+): void {
+  if (early.has(callId) || warm === undefined || !warm.ready || !fits(warm, url, allow)) return
+  const taken = warm
+  warm = undefined
+  // Synchronous hand-over, as in `takeFrame`.
+  taken.stopListening()
+  const target = taken.iframe.contentWindow
+  if (target === null) {
+    taken.iframe.remove()
+    return
+  }
+  const pending: unknown[] = []
+  const onMessage = (event: MessageEvent) => {
+    if (event.source !== target) return
+    if (pending.length < EARLY_MAX_MESSAGES) pending.push(event.data)
+    else retire(callId)
+  }
+  window.addEventListener('message', onMessage)
+  early.set(callId, {
+    iframe: taken.iframe,
+    url,
+    allow,
+    pending,
+    expiry: setTimeout(() => retire(callId), EARLY_CLAIM_MS),
+    stopListening: () => window.removeEventListener('message', onMessage),
+  })
+  target.postMessage({ jsonrpc: '2.0', method: RESOURCE_READY, params: resource }, '*')
+}
+
+/** Moves `iframe` into `container`, keeping its document; false where the move failed. */
+function moveInto(container: HTMLElement, iframe: HTMLIFrameElement): boolean {
+  try {
+    ;(container as Movable).moveBefore?.(iframe, null)
+  } catch {
+    return false
+  }
+  return iframe.parentNode === container
+}
+
+/**
+ * A frame in `container` for the App of `callId` whose proxy is at `url` with `allow` delegated:
+ * the one it started in ahead, or the warm one when it was loaded for exactly these, otherwise a
+ * new one the caller loads. A frame is handed out once, so no two Apps ever share a proxy.
+ */
+export function takeFrame(
+  container: HTMLElement,
+  callId: string,
+  url: string,
+  allow: string | null,
+): SandboxFrame {
+  const started = early.get(callId)
+  if (fits(started, url, allow)) {
+    if (!moveInto(container, started.iframe)) retire(callId)
+    else {
+      early.delete(callId)
+      clearTimeout(started.expiry)
+      // Synchronous hand-over: the caller's bridge listens before the next message can arrive.
+      started.stopListening()
+      started.iframe.removeAttribute('tabindex')
+      return { iframe: started.iframe, ready: true, load: () => {}, early: started.pending }
+    }
+  } else retire(callId)
   // A proxy that failed to load (the daemon was away, say) would only hold the App up.
   if (warm !== undefined && warm.loaded && !warm.ready) discardWarm()
   const taken = warm
@@ -136,15 +250,11 @@ export function takeFrame(container: HTMLElement, url: string, allow: string | n
     warm = undefined
     // Synchronous hand-over: no message can arrive between this listener and the App's.
     taken.stopListening()
-    try {
-      ;(container as Movable).moveBefore?.(taken.iframe, null)
-    } catch {
-      taken.iframe.remove()
-    }
-    if (taken.iframe.parentNode === container) {
+    if (moveInto(container, taken.iframe)) {
       taken.iframe.removeAttribute('tabindex')
       return { iframe: taken.iframe, ready: taken.ready, load: () => {} }
     }
+    taken.iframe.remove()
   }
   const iframe = newFrame(allow)
   container.append(iframe)
