@@ -14,22 +14,13 @@ import type {
   TraceResponse,
   TranscriptEvent,
 } from '../src/protocol/index.js'
+import { LOG_LEVELS } from '../src/protocol/index.js'
 import { cleanup, fixture, startDaemon, waitFor, type TestDaemon } from './harness.js'
 
 afterEach(cleanup)
 
 const json = { 'content-type': 'application/json' }
-const ALL: LogLevel[] = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-]
-const from = (level: LogLevel) => ALL.slice(ALL.indexOf(level))
+const from = (level: LogLevel) => LOG_LEVELS.slice(LOG_LEVELS.indexOf(level))
 
 async function call(daemon: TestDaemon, tool: string, args: Record<string, unknown> = {}) {
   const response = await daemon.api('/call', {
@@ -116,11 +107,11 @@ describe('MCP log messages', () => {
     })
     const second = await call(daemon, 'mcp_logs_emit_logs', { logger: 'fixture' })
     const more = await logsOfCall(daemon, second.id)
-    expect(more.map((e) => e.level)).toEqual(ALL)
+    expect(more.map((e) => e.level)).toEqual([...LOG_LEVELS])
     expect(more[0]?.logger).toBe('fixture')
     entries = await trace(daemon, 'logs')
     const lastCall = entries.filter((e) => e.kind === 'request' && e.method === 'tools/call').at(-1)
-    expect(sentDuring(entries, lastCall?.seq ?? 0)).toEqual(ALL)
+    expect(sentDuring(entries, lastCall?.seq ?? 0)).toEqual([...LOG_LEVELS])
   })
 
   it('a 2026-07-28 server gets the level in every request’s _meta, and a change applies to the next request', async () => {

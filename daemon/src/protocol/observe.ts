@@ -5,7 +5,7 @@
 import { z } from 'zod'
 
 /** RFC 5424 severities, as MCP's `logging/setLevel` names them, least severe first. */
-const LOG_LEVELS = [
+export const LOG_LEVELS = [
   'debug',
   'info',
   'notice',
