@@ -1,23 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PromptGetResponse, PromptInfo, TranscriptEvent } from '../src/protocol/index.js'
-import { cleanup, startDaemon, type TestDaemon } from './harness.js'
-import { everything, offeringsFixture, post, promptsOf, waitForOfferings } from './offerings-rig.js'
+import { cleanup, type TestDaemon } from './harness.js'
+import { post, promptsOf, startOfferingsDaemon } from './offerings-rig.js'
 
 let daemon: TestDaemon
 
 beforeAll(async () => {
-  daemon = await startDaemon({
-    mcpServers: {
-      everything: everything(),
-      modern: offeringsFixture('modern', ['--offer-pages', '3']),
-      legacy: offeringsFixture('legacy', ['--offer-pages', '3']),
-    },
-  })
-  await Promise.all([
-    waitForOfferings(daemon, 'everything', { prompts: 4, resources: 7, templates: 2 }),
-    waitForOfferings(daemon, 'modern', { prompts: 8, resources: 11, templates: 7 }),
-    waitForOfferings(daemon, 'legacy', { prompts: 8, resources: 11, templates: 7 }),
-  ])
+  daemon = await startOfferingsDaemon()
   const eras = Object.fromEntries(
     (await daemon.servers()).map((server) => [server.name, server.era]),
   )

@@ -4,29 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PIXEL_PNG } from '../../e2e/fixtures/offerings-data.js'
 import type { ResourceReadResponse, TranscriptEvent } from '../src/protocol/index.js'
 import { cleanup, startDaemon, tempDir, type TestDaemon } from './harness.js'
-import {
-  everything,
-  offeringsFixture,
-  post,
-  resourcesOf,
-  waitForOfferings,
-} from './offerings-rig.js'
+import { offeringsFixture, post, resourcesOf, startOfferingsDaemon } from './offerings-rig.js'
 
 let daemon: TestDaemon
 
 beforeAll(async () => {
-  daemon = await startDaemon({
-    mcpServers: {
-      everything: everything(),
-      modern: offeringsFixture('modern', ['--offer-pages', '3']),
-      legacy: offeringsFixture('legacy', ['--offer-pages', '3']),
-    },
-  })
-  await Promise.all([
-    waitForOfferings(daemon, 'everything', { prompts: 4, resources: 7, templates: 2 }),
-    waitForOfferings(daemon, 'modern', { prompts: 8, resources: 11, templates: 7 }),
-    waitForOfferings(daemon, 'legacy', { prompts: 8, resources: 11, templates: 7 }),
-  ])
+  daemon = await startOfferingsDaemon()
 }, 60_000)
 
 afterAll(cleanup)

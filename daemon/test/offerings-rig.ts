@@ -5,7 +5,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { offeringsServerPath } from '../../e2e/fixtures/paths.js'
 import type { PromptInfo, ResourcesResponse } from '../src/protocol/index.js'
-import { waitFor, type TestDaemon } from './harness.js'
+import { startDaemon, waitFor, type TestDaemon } from './harness.js'
 
 const require = createRequire(import.meta.url)
 
@@ -70,4 +70,24 @@ export function post(daemon: TestDaemon, path: string, body: unknown): Promise<R
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   })
+}
+
+/**
+ * A daemon with server-everything and the offerings fixture in both eras (three pages of each
+ * list), once every listing is complete.
+ */
+export async function startOfferingsDaemon(): Promise<TestDaemon> {
+  const daemon = await startDaemon({
+    mcpServers: {
+      everything: everything(),
+      modern: offeringsFixture('modern', ['--offer-pages', '3']),
+      legacy: offeringsFixture('legacy', ['--offer-pages', '3']),
+    },
+  })
+  await Promise.all([
+    waitForOfferings(daemon, 'everything', { prompts: 4, resources: 7, templates: 2 }),
+    waitForOfferings(daemon, 'modern', { prompts: 8, resources: 11, templates: 7 }),
+    waitForOfferings(daemon, 'legacy', { prompts: 8, resources: 11, templates: 7 }),
+  ])
+  return daemon
 }
