@@ -1,6 +1,7 @@
 // A restarted daemon keeps the previous run's token and port, so an open WebShell tab (same origin,
 // token in sessionStorage) carries on; `--new-token` revokes it; an untrustworthy runtime file or a
-// taken port is never a reason to reuse a token or to fail the start.
+// taken port is never a reason to reuse a token or to fail the start; a tab asking the moment the
+// port opens again is answered, not turned away.
 
 import { createServer, type Server } from 'node:net'
 import { chmod, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
@@ -290,5 +291,29 @@ describe('restarting the daemon', () => {
     } finally {
       await new Promise((resolve) => blocker.close(resolve))
     }
+  })
+
+  it('answers a tab that asks the moment its port opens again, never with "not ready"', async () => {
+    const first = await startDaemon({ mcpServers: {} })
+    const { port, token } = first.info
+    await first.stop()
+    // A tab retrying as fast as it can while the daemon comes back on the same port.
+    const statuses = new Set<number>()
+    let polling = true
+    const poll = (async () => {
+      while (polling) {
+        const answer = await send(port, {
+          path: '/api/status',
+          headers: { authorization: `Bearer ${token}`, origin: `http://127.0.0.1:${port}` },
+        }).catch(() => undefined)
+        if (answer !== undefined) statuses.add(answer.status)
+        if (statuses.has(200)) return
+      }
+    })()
+    const second = await startDaemon({ mcpServers: {} }, { stateDir: first.stateDir })
+    expect(second.info.port).toBe(port)
+    await poll
+    polling = false
+    expect([...statuses]).toEqual([200])
   })
 })

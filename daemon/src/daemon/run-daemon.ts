@@ -166,12 +166,23 @@ async function start(
 
   const connections = connectionGuard(log)
   built.defer(() => connections.close())
-  // The apps are made once the port is known, before any request can be read.
+  // The apps are made once the port is known. A request that arrives first (a tab reconnecting
+  // the moment the port opens) waits for them, milliseconds; only if start-up fails is it told
+  // the daemon is not there.
   const apps: { primary?: Fetch; twin?: Fetch } = {}
-  const starting = () => new Response('starting', { status: 503 })
+  let appsMade: () => void = () => {}
+  const made = new Promise<void>((resolve) => (appsMade = resolve))
+  built.defer(() => appsMade())
+  const notRunning = () => new Response('Ferry did not start', { status: 503 })
+  const serve =
+    (which: 'primary' | 'twin'): Fetch =>
+    async (request, env) => {
+      await made
+      return (await apps[which]?.(request, env)) ?? notRunning()
+    }
   const handlers: Handlers = {
-    primary: (request, env) => apps.primary?.(request, env) ?? starting(),
-    twin: (request, env) => apps.twin?.(request, env) ?? starting(),
+    primary: serve('primary'),
+    twin: serve('twin'),
     onServer: (server) => connections.watch(server),
   }
   const { server, twin, port } = await listen(options, previous.port, handlers, log)
@@ -240,6 +251,7 @@ async function start(
   // one's) gets nothing there.
   const none = new Set<string>()
   apps.twin = createApp({ ...appDeps, hosts: () => none }).fetch
+  appsMade()
   const stream = attachStream(server, {
     sessions,
     token,
