@@ -202,6 +202,80 @@ describe('the sandbox proxy in chromium', () => {
     await page.close()
   })
 
+  it('starts an App that asks for no more than scripts in the frame it made ahead, under the same policy, which no other window can fill', async () => {
+    const { page } = await openPage(browser())
+    await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
+    await frameProxy(page, `http://localhost:${port}/sandbox-proxy`)
+    await waitForMethod(page, 'ui/notifications/sandbox-proxy-ready')
+    const proxy = page.frames().find((frame) => frame.url().includes('/sandbox-proxy'))
+    if (proxy === undefined) throw new Error('no proxy frame')
+    await expect.poll(() => proxy.childFrames().length).toBe(1)
+    const ahead = proxy.childFrames()[0]
+    await expect.poll(() => ahead?.evaluate(() => document.readyState)).toBe('complete')
+
+    // Another card's App (here a second proxy's) hands the first proxy's waiting frame its own
+    // markup, in the proxy's message shape; so does the WebShell page itself.
+    const hijack = {
+      type: 'ferry/app-markup',
+      markup: '<!doctype html><p id="hijacked">hijacked</p>',
+    }
+    await page.evaluate(() => {
+      const other = document.createElement('iframe')
+      other.setAttribute('sandbox', 'allow-scripts')
+      other.id = 'other'
+      other.src = window.proxyTest.frame.src
+      document.body.append(other)
+    })
+    await waitForMethod(page, 'ui/notifications/sandbox-proxy-ready')
+    await page.waitForFunction(() => {
+      const other = document.getElementById('other') as HTMLIFrameElement
+      return other.contentWindow?.frames.length === 1
+    })
+    await page.evaluate((hijack) => {
+      const other = (document.getElementById('other') as HTMLIFrameElement).contentWindow
+      const attacker = `<script>parent.parent.frames[0].frames[0].postMessage(${JSON.stringify(hijack)}, '*');
+        parent.postMessage({ jsonrpc: '2.0', method: 'test/attacked' }, '*')</script>`
+      other?.postMessage(
+        {
+          jsonrpc: '2.0',
+          method: 'ui/notifications/sandbox-resource-ready',
+          params: { html: attacker },
+        },
+        '*',
+      )
+      window.proxyTest.frame.contentWindow?.frames[0]?.postMessage(hijack, '*')
+    }, hijack)
+    await waitForMethod(page, 'test/attacked')
+    await page.waitForTimeout(200)
+    expect(await ahead?.evaluate(() => document.getElementById('hijacked'))).toBeNull()
+
+    await postToProxy(page, {
+      jsonrpc: '2.0',
+      method: 'ui/notifications/sandbox-resource-ready',
+      params: { html: probeApp(port) },
+    })
+    const report = (await waitForMethod(page, 'test/report')).data.params as Record<string, unknown>
+    // The frame made ahead holds the App: no new frame, no navigation.
+    expect(proxy.childFrames().length).toBe(1)
+    expect(proxy.childFrames()[0] === ahead, 'the App got a new frame').toBe(true)
+    expect(await ahead?.evaluate(() => document.querySelector('p')?.textContent)).toBe('probe')
+    expect(report).toMatchObject({
+      origin: 'null',
+      parentDocument: 'threw SecurityError',
+      cookie: 'threw SecurityError',
+      localStorage: 'threw SecurityError',
+      evaluated: 'threw EvalError',
+      popup: 'allowed: null',
+      camera: false,
+      api: 'blocked',
+      proxy: 'blocked',
+    })
+    const violations = report.violations as string[]
+    expect(violations).toContain(`connect-src http://127.0.0.1:${port}/api/status`)
+    expect(violations).toContain(`connect-src http://localhost:${port}/sandbox-proxy`)
+    await page.close()
+  })
+
   it('never hands a server-requested allow-same-origin to the App, even where the outer frame would allow it', async () => {
     const { page } = await openPage(browser())
     await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
