@@ -1,7 +1,7 @@
 // Apps from a server that does not declare the MCP Apps extension, in a real browser: the host
 // fixture's App drawn in the WebShell transcript for a call from a terminal, whether the tool
-// names it through `_meta.ui.resourceUri` or the flat key, and the reason beside the plain result
-// when a tool names an App that cannot be shown.
+// names it through `_meta.ui.resourceUri` or the flat key, and the reason, in the tools list and
+// beside the plain result, when a tool names an App that cannot be shown.
 
 import { afterEach, describe, expect, it } from 'vitest'
 import { appHostServerPath } from '../fixtures/paths.js'
@@ -44,6 +44,17 @@ describe('Apps from servers that do not declare the extension', () => {
     const { page, errors } = await openPage(browser())
     await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
     await page.locator('[data-testid="connection"][data-state="live"]').waitFor()
+    // The tools list says so before any call, and marks the tools whose App is shown.
+    const listed = page.locator('[data-testid="tool"][data-tool="mcp_host_broken_app"]')
+    const reason = 'App not shown: the server has no resource ui://host/missing'
+    await listed.locator(`[data-testid="tool-app"][title="${reason}"]`).waitFor({ timeout: 10_000 })
+    expect(await listed.getByTestId('tool-app').textContent()).toBe('App not shown')
+    await listed.getByRole('button', { name: 'broken_app' }).click()
+    expect(await listed.getByTestId('tool-app-not-shown').textContent()).toBe(
+      `${reason}; its results are shown as text.`,
+    )
+    const shown = page.locator('[data-testid="tool"][data-tool="mcp_host_host_app"]')
+    expect(await shown.getByTestId('tool-app').textContent()).toBe('App')
 
     const broken = await daemon.cli(['call', 'mcp_host_broken_app'])
     expect(broken.code, broken.stderr).toBe(0)

@@ -56,6 +56,21 @@ function Annotations({ annotations }: { annotations: ToolAnnotations }) {
   )
 }
 
+/** Whether the tool's results are shown by its App; why not is in the tag's title and, open, below. */
+function AppTag({ tool }: { tool: ToolInfo }) {
+  if (tool.uiResourceUri === null) return null
+  const shown = tool.appNotShown === null
+  return (
+    <span
+      class={shown ? 'tag tag-app' : 'tag tag-app-off'}
+      data-testid="tool-app"
+      title={tool.appNotShown ?? `Its results are shown by the App ${tool.uiResourceUri}`}
+    >
+      {shown ? 'App' : 'App not shown'}
+    </span>
+  )
+}
+
 const ToolItem = memo(function ToolItem({
   tool,
   open,
@@ -88,12 +103,18 @@ const ToolItem = memo(function ToolItem({
         </button>
         <code class="tool-qualified">{tool.name}</code>
         <Annotations annotations={tool.annotations} />
+        <AppTag tool={tool} />
       </div>
       {description !== null && (
         <p class="tool-description">
           {open || description.length <= DESCRIPTION_SHOWN
             ? description
             : `${description.slice(0, DESCRIPTION_SHOWN)}…`}
+        </p>
+      )}
+      {open && tool.appNotShown !== null && (
+        <p class="tool-app-note" data-testid="tool-app-not-shown">
+          {tool.appNotShown}; its results are shown as text.
         </p>
       )}
       {open && (
