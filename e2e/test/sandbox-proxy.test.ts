@@ -136,6 +136,27 @@ function probeApp(daemonPort: number): string {
   return `<!doctype html><html><body><p>probe</p><script>${script}</script></body></html>`
 }
 
+/**
+ * What `probeApp` reports from a frame held as it must be: an opaque origin that reaches neither
+ * the page, storage, eval, popups, the daemon nor the proxy, with `permissions` as delegated.
+ */
+function expectPoliced(report: Record<string, unknown>, permissions: Record<string, boolean>) {
+  expect(report).toMatchObject({
+    origin: 'null',
+    parentDocument: 'threw SecurityError',
+    cookie: 'threw SecurityError',
+    localStorage: 'threw SecurityError',
+    evaluated: 'threw EvalError',
+    popup: 'allowed: null',
+    ...permissions,
+    api: 'blocked',
+    proxy: 'blocked',
+  })
+  const violations = report.violations as string[]
+  expect(violations).toContain(`connect-src http://127.0.0.1:${port}/api/status`)
+  expect(violations).toContain(`connect-src http://localhost:${port}/sandbox-proxy`)
+}
+
 describe('the sandbox proxy in chromium', () => {
   it('holds an App in an opaque, policed frame and relays only JSON-RPC between it and the WebShell', async () => {
     const { page } = await openPage(browser())
@@ -164,21 +185,7 @@ describe('the sandbox proxy in chromium', () => {
       },
     })
     const report = (await waitForMethod(page, 'test/report')).data.params as Record<string, unknown>
-    expect(report).toMatchObject({
-      origin: 'null',
-      parentDocument: 'threw SecurityError',
-      cookie: 'threw SecurityError',
-      localStorage: 'threw SecurityError',
-      evaluated: 'threw EvalError',
-      popup: 'allowed: null',
-      camera: true,
-      microphone: false,
-      api: 'blocked',
-      proxy: 'blocked',
-    })
-    const violations = report.violations as string[]
-    expect(violations).toContain(`connect-src http://127.0.0.1:${port}/api/status`)
-    expect(violations).toContain(`connect-src http://localhost:${port}/sandbox-proxy`)
+    expectPoliced(report, { camera: true, microphone: false })
 
     // Host → proxy → App → proxy → host, for requests and notifications alike; other data and
     // the proxy's own notices are not passed on to the App.
@@ -259,20 +266,7 @@ describe('the sandbox proxy in chromium', () => {
     expect(proxy.childFrames().length).toBe(1)
     expect(proxy.childFrames()[0] === ahead, 'the App got a new frame').toBe(true)
     expect(await ahead?.evaluate(() => document.querySelector('p')?.textContent)).toBe('probe')
-    expect(report).toMatchObject({
-      origin: 'null',
-      parentDocument: 'threw SecurityError',
-      cookie: 'threw SecurityError',
-      localStorage: 'threw SecurityError',
-      evaluated: 'threw EvalError',
-      popup: 'allowed: null',
-      camera: false,
-      api: 'blocked',
-      proxy: 'blocked',
-    })
-    const violations = report.violations as string[]
-    expect(violations).toContain(`connect-src http://127.0.0.1:${port}/api/status`)
-    expect(violations).toContain(`connect-src http://localhost:${port}/sandbox-proxy`)
+    expectPoliced(report, { camera: false })
     await page.close()
   })
 
