@@ -51,11 +51,15 @@ export interface Tab {
   event(match: (event: TranscriptEvent) => boolean, what?: string): Promise<TranscriptEvent>
 }
 
-/** A tab subscribed to the default session, able to answer confirmations. */
-export async function openTab(daemon: TestDaemon, readOnly = false): Promise<Tab> {
+/** A tab subscribed to `session` (the default one unless given), able to answer confirmations. */
+export async function openTab(
+  daemon: TestDaemon,
+  readOnly = false,
+  session?: string,
+): Promise<Tab> {
   const stream = await openStream(daemon)
   stream.send({ type: 'hello', client: { kind: 'webshell', label: 'App tab' }, readOnly })
-  stream.send({ type: 'subscribe' })
+  stream.send({ type: 'subscribe', session })
   await waitFor(() => stream.messages.find((m) => m.type === 'subscribed'), 10_000, 'subscribed')
   const command = (body: Record<string, unknown>) => {
     const ref = `r${++refs}`
@@ -78,11 +82,15 @@ export async function openTab(daemon: TestDaemon, readOnly = false): Promise<Tab
 }
 
 /** Calls `mcp_host_app_show` (read-only, so never confirmed): the call whose result is an App. */
-export async function appCall(daemon: TestDaemon, text = 'shown'): Promise<string> {
+export async function appCall(
+  daemon: TestDaemon,
+  text = 'shown',
+  session?: string,
+): Promise<string> {
   const response = await daemon.api('/call', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ tool: 'mcp_host_app_show', arguments: { text } }),
+    body: JSON.stringify({ tool: 'mcp_host_app_show', arguments: { text }, session }),
   })
   expect(response.status).toBe(200)
   return ((await response.json()) as CallResponse).id

@@ -171,6 +171,31 @@ describe('an MCP App calling tools', () => {
     })
   })
 
+  it('refuses the requests of an App whose session was deleted, saying so', async () => {
+    const created = await daemon.api('/sessions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'short-lived' }),
+    })
+    const { id } = (await created.json()) as { id: string }
+    const tab = await openTab(daemon, false, id)
+    const appId = await tab.open(await appCall(daemon, 'shown', id))
+    const call = { name: 'app_show', arguments: { text: 'before' } }
+    expect(await tab.ask(appId, 'tools/call', call)).toMatchObject({ ok: true })
+
+    expect((await daemon.api(`/sessions/${id}`, { method: 'DELETE' })).status).toBe(200)
+    expect(refusal(await tab.ask(appId, 'tools/call', call))).toEqual({
+      code: 'not_found',
+      message: `App ${appId} is no longer live: its session was deleted; its requests are refused`,
+    })
+    expect(
+      refusal(await tab.ask(appId, 'ui/message', { role: 'user', content: [] })),
+    ).toMatchObject({
+      code: 'not_found',
+    })
+    tab.stream.ws.close()
+  })
+
   it('cancels the calls an App still runs when it is torn down, and when its tab goes away', async () => {
     const tab = await openTab(daemon)
     const parent = await appCall(daemon)

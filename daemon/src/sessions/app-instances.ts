@@ -1,6 +1,6 @@
 // The MCP Apps one stream connection shows: `app_open` of a call whose result has an App makes a
 // live App with a fresh id, live until its tab closes it, opens the same call's App again, or goes
-// away. A request of an App that is not live is refused; an App that ends cancels its running calls.
+// away, or its session is deleted. A request of an App that is not live is refused; an App that ends cancels its running calls.
 
 import { randomBytes } from 'node:crypto'
 import { ErrorCode, FerryError } from '../errors.js'
@@ -56,7 +56,9 @@ export class AppInstances {
   /** The live App `appId`, or an error saying it was torn down or replaced. */
   get(appId: string): LiveApp {
     const live = this.live.get(appId)
-    if (live !== undefined) return live.app
+    if (live !== undefined && live.app.session.closed) {
+      this.end(appId, 'its session was deleted')
+    } else if (live !== undefined) return live.app
     const why = this.ended.get(appId)
     throw new FerryError(
       ErrorCode.NotFound,

@@ -49,6 +49,7 @@ export class Session {
 
   private compacting: Promise<number> | undefined
   private bytesAfterCompaction = 0
+  private isClosed = false
   private readonly progressGate = new ProgressCoalescer(
     (body) => void this.store([{ body, client: null }]).catch(() => {}),
   )
@@ -213,7 +214,13 @@ export class Session {
     return [...open]
   }
 
+  /** Closed: deleted, or the daemon is stopping; nothing more is recorded in it. */
+  get closed(): boolean {
+    return this.isClosed
+  }
+
   close(): Promise<void> {
+    this.isClosed = true
     this.subscribers.clear()
     return this.log.close()
   }
