@@ -33,6 +33,11 @@ export async function openPage(browser: Browser): Promise<{ page: Page; errors: 
 }
 
 /** One browser for the whole test file, closed after it; call at the top level of the file. */
+/** The errors apart from those a browser logs while the daemon is away (refused connections). */
+export function errorsBesidesDaemonAway(errors: readonly string[]): string[] {
+  return errors.filter((message) => !/ERR_CONNECTION_REFUSED|WebSocket connection/.test(message))
+}
+
 export function useBrowser(): () => Browser {
   let browser: Browser | undefined
   beforeAll(async () => {

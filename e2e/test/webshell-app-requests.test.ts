@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { TranscriptEvent } from '../../daemon/src/protocol/index.js'
 import { cleanup, fixture, startDaemon, type TestDaemon } from '../../daemon/test/harness.js'
 import { appHostServerPath } from '../fixtures/paths.js'
-import { openPage, useBrowser } from './browser.js'
+import { errorsBesidesDaemonAway, openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
 let pageServer: Server | undefined
@@ -320,10 +320,7 @@ describe('what an MCP App may ask of the WebShell', () => {
     await page.locator('[data-testid="connection"][data-state="live"]').waitFor({ timeout: 15_000 })
     expect(await press(app, 'peek')).toBe('peek 0')
     expect(await press(app, 'read')).toBe('notes from the host server')
-    expect(
-      errors.filter((message) => !/ERR_CONNECTION_REFUSED|WebSocket connection/.test(message)),
-      errors.join('\n'),
-    ).toEqual([])
+    expect(errorsBesidesDaemonAway(errors), errors.join('\n')).toEqual([])
     await page.close()
   }, 60_000)
 })

@@ -4,7 +4,7 @@
 
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup, fixture, startDaemon } from '../../daemon/test/harness.js'
-import { openPage, useBrowser } from './browser.js'
+import { errorsBesidesDaemonAway, openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
 afterEach(cleanup)
@@ -61,10 +61,7 @@ describe('the tab while Ferry is down', () => {
     expect(await server.getByTestId('server-status').textContent()).toBe('ready')
     expect(await page.getByTestId('summary').textContent()).toBe('Servers 1/1 ready')
 
-    expect(
-      errors.filter((message) => !/ERR_CONNECTION_REFUSED|WebSocket connection/.test(message)),
-      errors.join('\n'),
-    ).toEqual([])
+    expect(errorsBesidesDaemonAway(errors), errors.join('\n')).toEqual([])
     await page.close()
   }, 60_000)
 })

@@ -10,7 +10,7 @@ import type {
   StatusResponse,
   TranscriptEvent,
 } from '../../daemon/src/protocol/index.js'
-import { openPage, useBrowser } from './browser.js'
+import { errorsBesidesDaemonAway, openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
 afterEach(cleanup)
@@ -113,10 +113,7 @@ describe('the live transcript', () => {
       expect(await page.getByTestId('result').filter({ hasText: text }).count()).toBe(1)
     }
     // The browser logs the failed reconnect attempts while the daemon is down; nothing else.
-    expect(
-      errors.filter((message) => !/ERR_CONNECTION_REFUSED|WebSocket connection/.test(message)),
-      errors.join('\n'),
-    ).toEqual([])
+    expect(errorsBesidesDaemonAway(errors), errors.join('\n')).toEqual([])
     await page.close()
   })
 
