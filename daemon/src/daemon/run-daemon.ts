@@ -177,8 +177,9 @@ async function start(
   const serve =
     (which: 'primary' | 'twin'): Fetch =>
     async (request, env) => {
-      await made
-      return (await apps[which]?.(request, env)) ?? notRunning()
+      if (apps[which] === undefined) await made
+      const app = apps[which]
+      return app === undefined ? notRunning() : app(request, env)
     }
   const handlers: Handlers = {
     primary: serve('primary'),

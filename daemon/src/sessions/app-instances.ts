@@ -1,6 +1,7 @@
 // The MCP Apps one stream connection shows: `app_open` of a call whose result has an App makes a
-// live App with a fresh id, live until its tab closes it, opens the same call's App again, or goes
-// away, or its session is deleted. A request of an App that is not live is refused; an App that ends cancels its running calls.
+// live App with a fresh id, live until its tab closes it, opens the same call's App again or goes
+// away, or until its session is deleted. A request of an App that is not live is refused; an App
+// that ends cancels its running calls.
 
 import { randomBytes } from 'node:crypto'
 import { ErrorCode, FerryError } from '../errors.js'
@@ -53,12 +54,13 @@ export class AppInstances {
     return app
   }
 
-  /** The live App `appId`, or an error saying it was torn down or replaced. */
+  /** The live App `appId`, or an error saying why it is not (torn down, replaced, its session gone). */
   get(appId: string): LiveApp {
     const live = this.live.get(appId)
-    if (live !== undefined && live.app.session.closed) {
+    if (live !== undefined) {
+      if (!live.app.session.closed) return live.app
       this.end(appId, 'its session was deleted')
-    } else if (live !== undefined) return live.app
+    }
     const why = this.ended.get(appId)
     throw new FerryError(
       ErrorCode.NotFound,
