@@ -2,6 +2,7 @@
 // names, types and sizes of the files it wants saved. The buttons wake a moment after the question
 // appears, so a click the person meant for the App cannot land on them.
 
+import type { ComponentChildren } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import './app-prompt.css'
 import { size as sizeText } from '../transcript-lines.js'
@@ -9,6 +10,33 @@ import type { AppPrompts, Prompt } from './app-prompts.js'
 
 /** How long the buttons stay asleep after a question appears. */
 export const PROMPT_ARM_MS = 400
+
+/** One answer to the question; asleep until `armed`. */
+function Choice({
+  armed,
+  testid,
+  deny = false,
+  onChoose,
+  children,
+}: {
+  armed: boolean
+  testid: string
+  deny?: boolean
+  onChoose: () => void
+  children: ComponentChildren
+}) {
+  return (
+    <button
+      type="button"
+      class={deny ? 'deny' : undefined}
+      disabled={!armed}
+      data-testid={testid}
+      onClick={onChoose}
+    >
+      {children}
+    </button>
+  )
+}
 
 function LinkQuestion({
   prompt,
@@ -28,31 +56,20 @@ function LinkQuestion({
         <code data-testid="app-link-url">{prompt.url.href}</code>
       </p>
       <div class="choices">
-        <button
-          type="button"
-          disabled={!armed}
-          data-testid="app-link-open"
-          onClick={() => prompt.answer('once')}
-        >
+        <Choice armed={armed} testid="app-link-open" onChoose={() => prompt.answer('once')}>
           Open
-        </button>
-        <button
-          type="button"
-          disabled={!armed}
-          data-testid="app-link-always"
-          onClick={() => prompt.answer('always')}
-        >
+        </Choice>
+        <Choice armed={armed} testid="app-link-always" onChoose={() => prompt.answer('always')}>
           Always for {origin} in this session
-        </button>
-        <button
-          type="button"
-          class="deny"
-          disabled={!armed}
-          data-testid="app-link-decline"
-          onClick={() => prompt.answer('declined')}
+        </Choice>
+        <Choice
+          armed={armed}
+          testid="app-link-decline"
+          deny
+          onChoose={() => prompt.answer('declined')}
         >
           Don’t open
-        </button>
+        </Choice>
       </div>
     </>
   )
@@ -82,23 +99,17 @@ function DownloadQuestion({
         ))}
       </ul>
       <div class="choices">
-        <button
-          type="button"
-          disabled={!armed}
-          data-testid="app-download-save"
-          onClick={() => prompt.answer(true)}
-        >
+        <Choice armed={armed} testid="app-download-save" onChoose={() => prompt.answer(true)}>
           Save
-        </button>
-        <button
-          type="button"
-          class="deny"
-          disabled={!armed}
-          data-testid="app-download-decline"
-          onClick={() => prompt.answer(false)}
+        </Choice>
+        <Choice
+          armed={armed}
+          testid="app-download-decline"
+          deny
+          onChoose={() => prompt.answer(false)}
         >
           Don’t save
-        </button>
+        </Choice>
       </div>
     </>
   )
