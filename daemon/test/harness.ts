@@ -1,6 +1,6 @@
-// Test harness: real daemons (`ferry serve` as a child process) on private state directories,
-// the real CLI, and the compiled fixture servers. Every process started here is stopped by
-// `cleanup()`.
+// Test harness: real daemons (`ferry serve` as a child process; `in-process.ts` runs one inside the
+// test's own process) on private state directories, the real CLI, and the compiled fixture servers.
+// Every daemon and process started here is stopped by `cleanup()`.
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { request, type IncomingHttpHeaders } from 'node:http'
@@ -59,6 +59,11 @@ export interface TestDaemon {
 }
 
 const cleanups: Array<() => Promise<void>> = []
+
+/** Runs `stop` at the next `cleanup()`. */
+export function onCleanup(stop: () => Promise<void>): void {
+  cleanups.push(stop)
+}
 
 const temporary: string[] = []
 
@@ -165,23 +170,29 @@ async function writeJson(file: string, value: unknown): Promise<void> {
   await writeFile(file, JSON.stringify(value, null, 2))
 }
 
+/** A daemon's files and environment, made ready for it to start on. */
+export interface Prepared {
+  stateDir: string
+  configDir: string
+  configPath: string
+  workspace: string
+  userSettingsPath: string
+  env: NodeJS.ProcessEnv
+  /** `--config` and its file, unless the daemon reads the user and workspace files. */
+  configFile: string | undefined
+}
+
 /**
  * `settings: null` starts without `--config`: a fresh HOME (with `userSettings`, if given) and the
  * workspace file `workspaceSettings`, if given; with neither, no settings file at all.
  */
-export async function startDaemon(
-  settings: unknown,
-  options: StartOptions = {},
-): Promise<TestDaemon> {
+export async function prepare(settings: unknown, options: StartOptions): Promise<Prepared> {
   const stateDir = options.stateDir ?? (await tempDir('ferry-state-'))
   const configDir = await tempDir('ferry-config-')
   const configPath = join(configDir, 'settings.json')
-  // A fresh state directory takes any free port; a restart in the same one tries its previous
-  // port first, as a user's daemon does.
-  const port = options.stateDir === undefined ? ['--port', '0'] : []
-  const args = [ferryBin, 'serve', '--state-dir', stateDir, ...port, ...(options.args ?? [])]
   let env: NodeJS.ProcessEnv = { ...process.env, ...options.env }
   const paths = daemonPaths(stateDir, configDir)
+  let configFile: string | undefined
   if (settings === null) {
     env = { ...env, HOME: configDir, XDG_CONFIG_HOME: join(configDir, '.config') }
     delete env.FERRY_CONFIG
@@ -192,13 +203,75 @@ export async function startDaemon(
     }
   } else {
     await writeFile(configPath, JSON.stringify(settings, null, 2))
-    args.push('--config', configPath)
+    configFile = configPath
   }
   // The workspace (working directory) belongs to the state directory, so a restarted daemon finds
   // the same workspace and its default session again.
-  const workspace = paths.workspace
-  await mkdir(workspace, { recursive: true })
-  temporary.push(workspace)
+  await mkdir(paths.workspace, { recursive: true })
+  temporary.push(paths.workspace)
+  return {
+    stateDir,
+    configDir,
+    configPath,
+    workspace: paths.workspace,
+    userSettingsPath: paths.userSettings,
+    env,
+    configFile,
+  }
+}
+
+/** What every test daemon offers, however it runs: its files, API, CLI and transcript. */
+export function surface(prepared: Prepared, info: RuntimeInfo, stop: () => Promise<void>) {
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(new URL(`api${path}`, info.url), {
+      ...init,
+      headers: { authorization: `Bearer ${info.token}`, ...(init.headers ?? {}) },
+    })
+  const servers = async () => (await (await api('/servers')).json()) as ServerInfo[]
+  const events = async (session?: string) => {
+    const id = session ?? ((await (await api('/status')).json()) as StatusResponse).defaultSession
+    const page = (await (await api(`/sessions/${id}/events?limit=10000`)).json()) as {
+      events: TranscriptEvent[]
+    }
+    return page.events
+  }
+  const { stateDir, configPath, workspace, userSettingsPath } = prepared
+  return {
+    stateDir,
+    configPath,
+    workspace,
+    userSettingsPath,
+    info,
+    cli: (args: string[], cliOptions: { env?: Record<string, string> } = {}) =>
+      runCli(['--state-dir', stateDir, ...args], cliOptions),
+    api,
+    servers,
+    waitForStatus: (name: string, status: ServerInfo['status'], timeoutMs = 15_000) =>
+      waitFor(
+        async () => (await servers()).find((s) => s.name === name && s.status === status),
+        timeoutMs,
+        `server ${name} to be ${status}`,
+      ),
+    events,
+    waitForEvent: (match: (event: TranscriptEvent) => boolean, timeoutMs = 10_000) =>
+      waitFor(async () => (await events()).find(match), timeoutMs, 'a matching event'),
+    writeSettings: (next: unknown) => writeFile(configPath, JSON.stringify(next, null, 2)),
+    stop,
+  } satisfies Omit<TestDaemon, 'process'>
+}
+
+/** A daemon in a child process of its own (`ferry serve`), for what is about processes. */
+export async function startDaemon(
+  settings: unknown,
+  options: StartOptions = {},
+): Promise<TestDaemon> {
+  const prepared = await prepare(settings, options)
+  const { stateDir } = prepared
+  // A fresh state directory takes any free port; a restart in the same one tries its previous
+  // port first, as a user's daemon does.
+  const port = options.stateDir === undefined ? ['--port', '0'] : []
+  const args = [ferryBin, 'serve', '--state-dir', stateDir, ...port, ...(options.args ?? [])]
+  if (prepared.configFile !== undefined) args.push('--config', prepared.configFile)
   // Under a limit the shell sets it, then becomes the daemon (same pid) through `exec`.
   const [command, argv] =
     options.ulimit === undefined
@@ -214,8 +287,8 @@ export async function startDaemon(
           ],
         ]
   const child = spawn(command, argv, {
-    env,
-    cwd: workspace,
+    env: prepared.env,
+    cwd: prepared.workspace,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
@@ -240,41 +313,7 @@ export async function startDaemon(
   ).catch((error: unknown) => {
     throw new Error(`${String(error)}\n${output}`)
   })
-  const api = (path: string, init: RequestInit = {}) =>
-    fetch(new URL(`api${path}`, info.url), {
-      ...init,
-      headers: { authorization: `Bearer ${info.token}`, ...(init.headers ?? {}) },
-    })
-  const servers = async () => (await (await api('/servers')).json()) as ServerInfo[]
-  const events = async (session?: string) => {
-    const id = session ?? ((await (await api('/status')).json()) as StatusResponse).defaultSession
-    const page = (await (await api(`/sessions/${id}/events?limit=10000`)).json()) as {
-      events: TranscriptEvent[]
-    }
-    return page.events
-  }
-  return {
-    stateDir,
-    configPath,
-    workspace,
-    userSettingsPath: paths.userSettings,
-    info,
-    process: child,
-    cli: (args, cliOptions = {}) => runCli(['--state-dir', stateDir, ...args], cliOptions),
-    api,
-    servers,
-    waitForStatus: (name, status, timeoutMs = 15_000) =>
-      waitFor(
-        async () => (await servers()).find((s) => s.name === name && s.status === status),
-        timeoutMs,
-        `server ${name} to be ${status}`,
-      ),
-    events,
-    waitForEvent: (match, timeoutMs = 10_000) =>
-      waitFor(async () => (await events()).find(match), timeoutMs, 'a matching event'),
-    writeSettings: (next) => writeFile(configPath, JSON.stringify(next, null, 2)),
-    stop,
-  }
+  return { ...surface(prepared, info, stop), process: child }
 }
 
 /** True while `pid` runs; a zombie (exited, not yet reaped by init) counts as gone. */

@@ -5,7 +5,13 @@ import { fileURLToPath } from 'node:url'
 /** Lines on stderr that start with this mark carry launcher facts, not server output. */
 export const LAUNCHER_MARK = '\u001eferry-launcher '
 
-export const launcherPath = fileURLToPath(new URL('./launcher.js', import.meta.url))
+/** The compiled launcher; run from source (a daemon inside a test's process), still the compiled one. */
+export const launcherPath = fileURLToPath(
+  new URL(
+    import.meta.url.endsWith('.ts') ? '../../dist/mcp/launcher.js' : './launcher.js',
+    import.meta.url,
+  ),
+)
 
 /** The server command could not be started at all (`spawn` failed). */
 export interface SpawnFailure {
