@@ -29,4 +29,3 @@ export async function startInProcess(
   onCleanup(stop)
   return { ...surface(prepared, handle.info, stop), handle }
 }
-
