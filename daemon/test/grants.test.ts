@@ -73,8 +73,9 @@ async function slowCalls(record: string): Promise<number> {
     .length
 }
 
-function notices(events: TranscriptEvent[]): string[] {
-  return events.flatMap((e) => (e.type === 'notice' ? [e.message] : []))
+/** Why each grant ended that Ferry itself revoked (it lapsed). */
+function lapses(events: TranscriptEvent[]): string[] {
+  return events.flatMap((e) => (e.type === 'grant.revoked' && e.client === null ? [e.reason] : []))
 }
 
 async function listedSlow(daemon: TestDaemon): Promise<ToolInfo | undefined> {
@@ -105,7 +106,7 @@ describe('"always allow" grants', () => {
     expect(refused.code).toBe(2)
     expect(refused.stderr).toContain('needs a confirmation')
     expect(await slowCalls(after)).toBe(0)
-    expect(notices(await daemon.events())).toContain(
+    expect(lapses(await daemon.events())).toContain(
       'the "always allow" for server "fx" lapsed: its command or connection settings changed; it is asked about again',
     )
 
@@ -142,7 +143,7 @@ describe('"always allow" grants', () => {
       expect(await slowCalls(record)).toBe(calls)
     }
     expect(
-      notices(await daemon.events()).filter(
+      lapses(await daemon.events()).filter(
         (message) =>
           message ===
           'the "always allow" for tool mcp_fx_slow lapsed: the server changed its definition (input schema or annotations); it is asked about again',
@@ -196,7 +197,7 @@ describe('"always allow" grants', () => {
     expect(refused.code).toBe(2)
     expect(refused.stderr).toContain('needs a confirmation')
     expect(await slowCalls(fyNewRecord as string)).toBe(0)
-    expect(notices(await second.events())).toContain(
+    expect(lapses(await second.events())).toContain(
       'the "always allow" for tool mcp_fy_slow lapsed: its server "fy" changed its command or connection settings; it is asked about again',
     )
     const session = ((await (await second.api('/status')).json()) as StatusResponse).defaultSession
@@ -221,7 +222,7 @@ describe('"always allow" grants', () => {
     const before = await slowCalls(fxRecord as string)
     expect((await scriptCall(third, 'mcp_fx_slow')).code).toBe(2)
     expect(await slowCalls(fxRecord as string)).toBe(before)
-    expect(notices(await third.events())).toContain(
+    expect(lapses(await third.events())).toContain(
       'the "always allow" for server "fx" lapsed: it was given before Ferry recorded what an "always" answer allows; it is asked about again',
     )
   })

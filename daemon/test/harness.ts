@@ -58,6 +58,9 @@ export interface TestDaemon {
   stop(): Promise<void>
 }
 
+/** What a test needs of a daemon, however it runs (in a process of its own or in the test's). */
+export type Daemon = Omit<TestDaemon, 'process'>
+
 const cleanups: Array<() => Promise<void>> = []
 
 /** Runs `stop` at the next `cleanup()`. */
@@ -257,7 +260,7 @@ export function surface(prepared: Prepared, info: RuntimeInfo, stop: () => Promi
       waitFor(async () => (await events()).find(match), timeoutMs, 'a matching event'),
     writeSettings: (next: unknown) => writeFile(configPath, JSON.stringify(next, null, 2)),
     stop,
-  } satisfies Omit<TestDaemon, 'process'>
+  } satisfies Daemon
 }
 
 /** A daemon in a child process of its own (`ferry serve`), for what is about processes. */

@@ -3,9 +3,9 @@
 // For every test whose behaviour is not about the daemon's process (signals, kill -9, limits).
 
 import { runDaemon, type DaemonHandle } from '../src/daemon/run-daemon.js'
-import { onCleanup, prepare, surface, type StartOptions, type TestDaemon } from './harness.js'
+import { onCleanup, prepare, surface, type Daemon, type StartOptions } from './harness.js'
 
-export interface InProcessDaemon extends Omit<TestDaemon, 'process'> {
+export interface InProcessDaemon extends Daemon {
   /** The daemon's own parts, for a test that must reach behind its surface. */
   handle: DaemonHandle
 }

@@ -3,7 +3,7 @@
 
 import { expect } from 'vitest'
 import type { GatewayTokenCreateResponse } from '../src/protocol/index.js'
-import type { TestDaemon } from './harness.js'
+import type { Daemon } from './harness.js'
 
 export const MODERN = '2026-07-28'
 export const LEGACY = '2025-11-25'
@@ -46,7 +46,7 @@ export async function answerOf(response: Response): Promise<RpcAnswer> {
 
 /** One 2026-07-28 request, with the per-request envelope and the headers the era requires. */
 export async function modern(
-  daemon: TestDaemon,
+  daemon: Daemon,
   token: string,
   method: string,
   params: Record<string, unknown> = {},
@@ -87,7 +87,7 @@ export interface LegacySession {
 
 /** A 2025-11-25 session opened with `capabilities` in its `initialize`. */
 export async function legacySession(
-  daemon: TestDaemon,
+  daemon: Daemon,
   token: string,
   capabilities: Record<string, unknown>,
 ): Promise<LegacySession> {
@@ -127,7 +127,7 @@ export async function legacySession(
   }
 }
 
-export async function gatewayToken(daemon: TestDaemon, name: string): Promise<string> {
+export async function gatewayToken(daemon: Daemon, name: string): Promise<string> {
   const response = await daemon.api('/gateway/tokens', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

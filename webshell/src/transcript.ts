@@ -273,6 +273,16 @@ export class TranscriptModel {
           message: event.message,
         })
         return false
+      case 'grant.revoked':
+        this.rows.push({
+          kind: 'notice',
+          key: `n${event.seq}`,
+          seq: event.seq,
+          time: event.time,
+          level: 'warning',
+          message: `${event.reason}${event.client === null ? '' : ` (by ${event.client.label})`}`,
+        })
+        return false
       case 'call.task':
         // How the gateway answers its client changes nothing about the call on this screen.
         return false

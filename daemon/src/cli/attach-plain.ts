@@ -35,6 +35,8 @@ export function describeEvent(event: TranscriptEvent): string {
       return `${head} ${event.server} ${event.status}${event.error ? `: ${event.error}` : ''}`
     case 'notice':
       return `${head} ${event.level}: ${event.message}`
+    case 'grant.revoked':
+      return `${head} ${event.grantId} ${event.reason}${who}`
     case 'input.requested':
       return `${head} ${event.inputId}${event.callId === null ? '' : ` ${event.callId}`} ${event.kind} from "${event.server}": ${event.message}${event.url === undefined ? '' : ` ${event.url}`}`
     case 'input.resolved':

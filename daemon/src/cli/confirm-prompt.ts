@@ -1,5 +1,5 @@
 // Asks for a confirmation on the caller's own terminal: once, always this tool, always this
-// server (for the session), or deny.
+// server (for the session), or deny. The prompt closes at once when someone else answers first.
 
 import { createInterface } from 'node:readline/promises'
 import type { ConfirmationOutcome } from '../protocol/index.js'
@@ -16,20 +16,33 @@ export function canPrompt(): boolean {
   return process.stdin.isTTY === true && process.stderr.isTTY === true
 }
 
+/** How an answer reads once given: `allowed once`, `denied`, … */
+export const OUTCOME_SAID: Record<ConfirmationOutcome, string> = {
+  allow_once: 'allowed once',
+  allow_tool: 'always allowed this tool',
+  allow_server: 'always allowed this server',
+  deny: 'denied',
+}
+
+/** The person's answer, or undefined when `signal` ended the prompt first (answered elsewhere). */
 export async function promptConfirmation(
   tool: string,
   server: string,
-): Promise<ConfirmationOutcome> {
+  signal: AbortSignal,
+): Promise<ConfirmationOutcome | undefined> {
   const rl = createInterface({ input: process.stdin, output: process.stderr })
   const question = terminalText(
     `Allow ${tool} on "${server}"? [o]nce, always this [t]ool, always this [s]erver, [d]eny: `,
   )
   try {
     for (;;) {
-      const answer = (await rl.question(question)).trim().toLowerCase()
+      const answer = (await rl.question(question, { signal })).trim().toLowerCase()
       const outcome = choices[answer.slice(0, 1)]
       if (outcome !== undefined) return outcome
     }
+  } catch (error) {
+    if (signal.aborted) return undefined
+    throw error
   } finally {
     rl.close()
   }

@@ -11,6 +11,7 @@ import {
   type GlobalOptions,
 } from './context.js'
 import type { ServeOptions } from './daemon-commands.js'
+import { grantProgram } from './grant-program.js'
 import { offeringProgram } from './offering-program.js'
 import { terminalText } from './terminal-text.js'
 
@@ -129,6 +130,7 @@ export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) =
       ) => run(async (c) => (await serverCommands()).call(c, tool, rawArgs, options)),
     )
   offeringProgram(program, run)
+  grantProgram(program, run)
   program
     .command('reload')
     .description('re-read settings; changed servers reconnect')

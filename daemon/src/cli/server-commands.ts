@@ -3,6 +3,7 @@
 import { ErrorCode, FerryError } from '../errors.js'
 import type {
   CallRequest,
+  ConfirmationOutcome,
   CallStreamLine,
   CallToolResult,
   ReloadResponse,
@@ -12,10 +13,10 @@ import type {
 import { parseCallArgs } from './call-args.js'
 import { CallInputs } from './call-inputs.js'
 import type { CliContext } from './context.js'
-import { canPrompt, promptConfirmation } from './confirm-prompt.js'
+import { canPrompt, OUTCOME_SAID, promptConfirmation } from './confirm-prompt.js'
 import { connectDaemon } from './daemon-client.js'
 import { formatResult, formatServers, formatTools } from './format.js'
-import { jsonText } from './terminal-text.js'
+import { jsonText, terminalText } from './terminal-text.js'
 
 export async function servers(ctx: CliContext, json: boolean): Promise<number> {
   const list = await (await connectDaemon(ctx.stateDir)).get<ServerInfo[]>('/servers')
@@ -56,10 +57,21 @@ export async function call(
     ...(options.yes === true ? { yes: true } : {}),
   }
   const inputs = interactive ? new CallInputs(client, who) : undefined
+  // The confirmation is asked while the answer goes on being read, so one answered elsewhere closes.
+  let asking: { controller: AbortController; done: Promise<void> } | undefined
+  const ask = (tool: string, server: string, callId: string) => {
+    const controller = new AbortController()
+    const done = promptConfirmation(tool, server, controller.signal)
+      .then(async (outcome) => {
+        if (outcome === undefined) return
+        await client.post(`/calls/${callId}/answer`, { outcome, client: body.client })
+      })
+      .catch((error: unknown) => ctx.err(`ferry: ${terminalText((error as Error).message)}`))
+    asking = { controller, done }
+  }
   // The client makes sure the answer ends with a result or an error line.
   const final = await client
-    .stream<CallStreamLine>('/call', body, async (line) => {
-      // Questions are asked while the answer goes on being read, so one answered elsewhere closes.
+    .stream<CallStreamLine>('/call', body, (line) => {
       if (inputs?.handle(line) === true) return
       if ('progress' in line && process.stderr.isTTY) {
         const { progress, total, message } = line.progress
@@ -67,15 +79,19 @@ export async function call(
           `… ${progress}${total === undefined ? '' : `/${total}`}${message ? ` ${message}` : ''}`,
         )
       } else if ('confirmation' in line && interactive) {
-        const outcome = await promptConfirmation(line.confirmation.tool, line.confirmation.server)
-        await client
-          .post(`/calls/${line.confirmation.callId}/answer`, { outcome, client: body.client })
-          .catch((error: unknown) => ctx.err(`ferry: ${(error as Error).message}`))
+        ask(line.confirmation.tool, line.confirmation.server, line.confirmation.callId)
       } else if ('confirmed' in line && interactive) {
-        ctx.err(`${line.confirmed.outcome.replace('_', ' ')} by ${line.confirmed.by}`)
+        asking?.controller.abort()
+        const { outcome, by } = line.confirmed
+        const said = OUTCOME_SAID[outcome as ConfirmationOutcome] ?? outcome
+        ctx.err(terminalText(`${tool}: ${said} by ${by}`))
       }
     })
-    .finally(() => inputs?.close())
+    .finally(async () => {
+      asking?.controller.abort()
+      await asking?.done
+      await inputs?.close()
+    })
   if ('error' in final) throw new FerryError(final.error.code as ErrorCode, final.error.message)
   const result = final.result as CallToolResult
   ctx.out(options.json ? jsonText(result) : formatResult(result))

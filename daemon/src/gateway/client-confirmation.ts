@@ -22,11 +22,24 @@ export interface ClientConfirmation {
   ask: ElicitationAsker
 }
 
-const OUTCOMES: ReadonlyArray<{ const: ConfirmationOutcome; title: string }> = [
-  { const: 'allow_once', title: 'Allow once' },
-  { const: 'allow_tool', title: 'Always allow this tool (this session)' },
-  { const: 'allow_server', title: 'Always allow this server (this session)' },
-  { const: 'deny', title: 'Deny' },
+/**
+ * The answers the client may give, worded for what they grant: an "always" answer from a gateway
+ * client covers only that client's own later calls, never anyone else's.
+ */
+function outcomes(name: string): ReadonlyArray<{ const: ConfirmationOutcome; title: string }> {
+  return [
+    { const: 'allow_once', title: 'Allow this call once' },
+    { const: 'allow_tool', title: `Always allow this tool for ${name}'s calls (this session)` },
+    { const: 'allow_server', title: `Always allow this server for ${name}'s calls (this session)` },
+    { const: 'deny', title: 'Deny' },
+  ]
+}
+
+const OUTCOME_VALUES: readonly ConfirmationOutcome[] = [
+  'allow_once',
+  'allow_tool',
+  'allow_server',
+  'deny',
 ]
 
 /** How much of the arguments the question shows. */
@@ -36,6 +49,7 @@ function question(
   event: Extract<TranscriptEvent, { type: 'confirmation.requested' }>,
   args: Record<string, unknown>,
   label: string,
+  name: string,
 ): ElicitQuestion {
   const json = JSON.stringify(args)
   const shown =
@@ -45,7 +59,7 @@ function question(
     requestedSchema: {
       type: 'object',
       properties: {
-        decision: { type: 'string', title: `Call ${event.tool}?`, oneOf: [...OUTCOMES] },
+        decision: { type: 'string', title: `Call ${event.tool}?`, oneOf: [...outcomes(name)] },
       },
       required: ['decision'],
     },
@@ -56,7 +70,7 @@ function outcomeOf(answer: ElicitResult): ConfirmationOutcome | undefined {
   if (answer.action === 'decline') return 'deny'
   if (answer.action !== 'accept') return undefined
   const decision = answer.content?.decision
-  return OUTCOMES.find((outcome) => outcome.const === decision)?.const
+  return OUTCOME_VALUES.find((outcome) => outcome === decision)
 }
 
 /** Runs the call while its confirmation, once requested, is asked of the client too. */
@@ -82,7 +96,7 @@ export async function confirmInClient(
     if (event.type === 'confirmation.requested' && asking === undefined) {
       const controller = new AbortController()
       asking = controller
-      c.ask(question(event, c.args, client.label), controller.signal)
+      c.ask(question(event, c.args, client.label, c.view.grant.name), controller.signal)
         .then((answer) => settle(answer, controller.signal))
         .catch((error: unknown) => {
           // Another answer came first, or the call ended: nothing is lost.

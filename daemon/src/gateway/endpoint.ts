@@ -19,7 +19,8 @@ import {
 import type { GatewaySettings } from '../config/types.js'
 import { errorMessage } from '../errors.js'
 import { MAX_BODY_BYTES } from '../http/guards.js'
-import { SessionCancels } from './gateway-call.js'
+import { gatewayClientRef, SessionCancels } from './gateway-call.js'
+import { cutWhenRevoked, InFlight } from './in-flight.js'
 import { ArgumentCheck } from './argument-check.js'
 import { jsonRpcError, readMessage } from './request-body.js'
 import { gatewayServer, refused, type GatewayServerDeps } from './gateway-server.js'
@@ -72,6 +73,7 @@ export class Gateway {
   private readonly legacy = new Map<string, LegacySession>()
   private readonly sweeper: NodeJS.Timeout
   private readonly serverDeps: GatewayServerDeps
+  private readonly inFlight = new InFlight()
 
   constructor(private readonly deps: GatewayDeps) {
     const serverDeps = {
@@ -95,20 +97,30 @@ export class Gateway {
     this.sweeper.unref()
   }
 
-  /** Serves one authenticated request. */
+  /** Serves one authenticated request; revoking the client's token cuts it. */
   async fetch(
     request: Request,
     grant: GatewayGrant,
     incoming?: AsyncIterable<Uint8Array>,
   ): Promise<Response> {
-    let parsedBody: unknown
-    if (request.method === 'POST') {
-      const read = await readMessage(request, incoming)
-      if ('refusal' in read) return read.refusal
-      parsedBody = read.message
+    const { signal, end } = this.inFlight.begin(grant.name)
+    try {
+      let parsedBody: unknown
+      if (request.method === 'POST') {
+        const read = await readMessage(request, incoming)
+        if ('refusal' in read) {
+          end()
+          return read.refusal
+        }
+        parsedBody = read.message
+      }
+      const served = await this.serve(request, grant, parsedBody)
+      const response = request.method === 'POST' ? await settledResponse(served) : served
+      return cutWhenRevoked(response, signal, end)
+    } catch (error) {
+      end()
+      throw error
     }
-    const response = await this.serve(request, grant, parsedBody)
-    return request.method === 'POST' ? settledResponse(response) : response
   }
 
   private async serve(request: Request, grant: GatewayGrant, parsedBody: unknown) {
@@ -171,9 +183,24 @@ export class Gateway {
     }
   }
 
-  /** Ends the sessions of a client whose token was revoked. */
-  endClient(name: string): void {
+  /**
+   * A client's token was revoked: its requests in flight are cut and its sessions end at once,
+   * then its calls and tasks are cancelled (servers get the cancel), its questions withdrawn and
+   * its grants ended.
+   */
+  async endClient(name: string): Promise<void> {
+    this.inFlight.cut(name)
     for (const [id, session] of this.legacy) if (session.client === name) this.end(id)
+    const client = gatewayClientRef({ name })
+    try {
+      await this.deps.sessions.endClient(client, `its gateway token "${name}" was revoked`)
+    } catch (error) {
+      this.deps.log({
+        kind: 'gateway.revocation_incomplete',
+        client: name,
+        error: errorMessage(error),
+      })
+    }
   }
 
   /** Legacy sessions open now. */

@@ -90,9 +90,10 @@ export interface GatewayCallHooks {
   callerCanAnswer?: boolean
 }
 
-/** The originator of a gateway client's events. */
-export function gatewayClientRef(view: ClientView): ClientRef {
-  return { id: `mcp:${view.grant.name}`, kind: 'mcp', label: `${view.grant.name} (gateway)` }
+/** The originator of a gateway client's events, named by its token. */
+export function gatewayClientRef(client: ClientView | { name: string }): ClientRef {
+  const name = 'grant' in client ? client.grant.name : client.name
+  return { id: `mcp:${name}`, kind: 'mcp', label: `${name} (gateway)` }
 }
 
 function errorResult(text: string): CallToolResult {

@@ -55,7 +55,7 @@ export class GatewayTokenStore {
   private readonly byHash = new Map<string, TokenRecord>()
   private writing: Promise<void> = Promise.resolve()
   private lastUseTimer: NodeJS.Timeout | undefined
-  private readonly revokeListeners = new Set<(name: string) => void>()
+  private readonly revokeListeners = new Set<(name: string) => Promise<void>>()
 
   private constructor(stateDir: string) {
     this.path = join(stateDir, GATEWAY_TOKENS_FILE)
@@ -120,7 +120,10 @@ export class GatewayTokenStore {
     return { token, info: infoOf(record) }
   }
 
-  /** Ends a token at once: its next request gets 401, and listeners close its open sessions. */
+  /**
+   * Ends a token at once: its next request gets 401, and the listeners stop what it is doing
+   * (its requests, sessions, calls, tasks, questions and grants) before this resolves.
+   */
   async revoke(name: string): Promise<void> {
     const record = this.find(name)
     if (record === undefined) {
@@ -130,12 +133,12 @@ export class GatewayTokenStore {
       )
     }
     this.byHash.delete(record.hash)
-    for (const listener of this.revokeListeners) listener(name)
+    await Promise.all([...this.revokeListeners].map((listener) => listener(name)))
     await this.save()
   }
 
   /** Told the name of every revoked token. */
-  onRevoke(listener: (name: string) => void): void {
+  onRevoke(listener: (name: string) => Promise<void>): void {
     this.revokeListeners.add(listener)
   }
 

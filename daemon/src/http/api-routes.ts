@@ -15,6 +15,7 @@ import type { Sessions } from '../sessions/sessions.js'
 import { appRoutes } from './app-routes.js'
 import { callRoutes } from './call-routes.js'
 import { gatewayRoutes, type GatewayRouteDeps } from './gateway-routes.js'
+import { grantRoutes } from './grant-routes.js'
 import { jsonBody, parseBody } from './guards.js'
 import { observeRoutes } from './observe-routes.js'
 import { offeringRoutes } from './offering-routes.js'
@@ -87,6 +88,7 @@ export function apiRoutes(deps: ApiDeps): Hono {
   api.route('/', offeringRoutes(ferry, deps.sessions))
   api.route('/', sessionRoutes(deps.sessions))
   api.route('/', inputRoutes(deps.sessions))
+  api.route('/', grantRoutes(deps.sessions))
   api.route('/', gatewayRoutes(deps.gatewayTokens))
   api.route('/', observeRoutes(ferry))
   api.route('/', appRoutes(deps.sessions))

@@ -3,6 +3,7 @@
 
 import type { AppEventBody, AppOrigin } from './apps.js'
 import type { CallToolResult, ServerStatus } from './index.js'
+import type { GrantRevokedEvent } from './grants.js'
 import type { InputRequestedEvent, InputResolvedEvent } from './inputs.js'
 import type { ServerLogEvent } from './observe.js'
 import type { OfferingEvent } from './offerings.js'
@@ -122,6 +123,7 @@ export type TranscriptEventBody =
   | { type: 'call.task'; callId: string; taskId: string }
   | { type: 'server.status'; server: string; status: ServerStatus; error: string | null }
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string }
+  | GrantRevokedEvent
   | InputRequestedEvent
   | InputResolvedEvent
   | OfferingEvent

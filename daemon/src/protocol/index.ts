@@ -204,6 +204,7 @@ export interface GatewayTokenCreateResponse {
 
 export * from './apps.js'
 export * from './events.js'
+export * from './grants.js'
 export * from './inputs.js'
 export * from './observe.js'
 export * from './offerings.js'

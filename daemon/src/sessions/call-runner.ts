@@ -45,6 +45,16 @@ interface Sent {
   session: Session
 }
 
+/** A call from its start to its end. */
+interface Running {
+  controller: AbortController
+  session: Session
+  /** Who made it. */
+  client: ClientRef
+  cancelledBy?: ClientRef
+  sent?: Sent
+}
+
 /** The call needed no confirmation. */
 const NOT_ASKED = 'not_asked'
 
@@ -54,10 +64,7 @@ export const DENIED_RESULT: CallToolResult = {
 }
 
 export class CallRunner {
-  private readonly running = new Map<
-    string,
-    { controller: AbortController; cancelledBy?: ClientRef; sent?: Sent }
-  >()
+  private readonly running = new Map<string, Running>()
 
   constructor(
     private readonly ferry: Ferry,
@@ -81,9 +88,7 @@ export class CallRunner {
       throw new FerryError(ErrorCode.Conflict, `a call with id ${callId} is already running`)
     }
     const controller = new AbortController()
-    const run: { controller: AbortController; cancelledBy?: ClientRef; sent?: Sent } = {
-      controller,
-    }
+    const run: Running = { controller, session, client: input.client }
     this.running.set(callId, run)
     try {
       await session.emit(
@@ -186,6 +191,18 @@ export class CallRunner {
   }
 
   /**
+   * Stops every running call `client` made (it may no longer act), recorded as Ferry's cancel;
+   * returns them with the sessions they run in.
+   */
+  cancelCallsOf(client: string): { callId: string; session: Session }[] {
+    const calls = [...this.running].flatMap(([callId, run]) =>
+      run.client.id === client ? [{ callId, session: run.session }] : [],
+    )
+    for (const { callId } of calls) this.cancel(callId)
+    return calls
+  }
+
+  /**
    * The answer was given about the tool as it was looked up; if its server reconnected with other
    * settings or it changed its definition meanwhile, the call stops before reaching the server.
    */
@@ -217,7 +234,7 @@ export class CallRunner {
     input: CallInput,
     signal: AbortSignal,
   ): Promise<ConfirmationOutcome | typeof NOT_ASKED> {
-    if (!(await this.broker.needsConfirmation(session, call))) return NOT_ASKED
+    if (!(await this.broker.needsConfirmation(session, call, input.client))) return NOT_ASKED
     // A cancel that came while the call was being recorded had no question to withdraw: ask none.
     if (signal.aborted) {
       throw new FerryError(ErrorCode.ToolCancelled, `call to ${call.tool} was cancelled`)

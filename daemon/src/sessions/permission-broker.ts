@@ -1,21 +1,27 @@
 // Confirmations: which calls need one, asking every attached client, first answer wins, and the
-// session-wide "always allow" grants that answers create, each bound to what the question showed:
-// the server's connection fingerprint and, for a tool, its definition.
+// "always allow" grants that answers create (kept in the grant book), which the person can list
+// and revoke. A gateway client answers only its own calls' questions, and its grants are its own.
 
 import { ErrorCode, FerryError } from '../errors.js'
-import type { ClientRef, ConfirmationOutcome } from '../protocol/index.js'
+import type {
+  ClientRef,
+  ConfirmationOutcome,
+  GrantInfo,
+  TranscriptEvent,
+} from '../protocol/index.js'
+import {
+  coverageOf,
+  grantInfo,
+  grantName,
+  GrantBook,
+  type Grant,
+  type GrantedCall,
+} from './grant-book.js'
 import type { Session } from './session.js'
 
-export interface ToolUnderCall {
-  /** Qualified name. */
-  tool: string
-  server: string
+export interface ToolUnderCall extends GrantedCall {
   readOnlyHint: boolean | undefined
   serverTrusted: boolean
-  /** The server's connection fingerprint (command, arguments, environment; or URL and headers). */
-  serverFingerprint: string
-  /** The tool's definition fingerprint (name, input schema, annotations). */
-  toolFingerprint: string
 }
 
 /** A confirmation nobody can give any more: the caller cannot answer and every answerer left. */
@@ -25,89 +31,39 @@ export type AskOutcome = ConfirmationOutcome | typeof UNANSWERABLE
 interface Pending {
   session: Session
   call: ToolUnderCall
+  /** Who made the call. */
+  caller: ClientRef
   callerCanAnswer: boolean
   resolve: (outcome: AskOutcome) => void
   reject: (error: unknown) => void
 }
 
-/** What a grant was given for; undefined fingerprints (an old transcript) match nothing. */
-interface ServerGrant {
-  serverFingerprint: string | undefined
-}
-
-interface ToolGrant extends ServerGrant {
-  server: string
-  toolFingerprint: string | undefined
-}
-
 /** A question as recorded: what an "always" answer to it allows. */
-interface Asked extends ToolGrant {
-  tool: string
-}
-
-interface Grants {
-  /** By qualified tool name. */
-  tools: Map<string, ToolGrant>
-  /** By server name. */
-  servers: Map<string, ServerGrant>
-}
+type Asked = Pick<Grant, 'server' | 'serverFingerprint' | 'toolFingerprint'> & { tool: string }
 
 /** Answers are remembered this long after the fact, to tell late clients who answered. */
 const RESOLVED_MEMORY = 1000
 
-const UNRECORDED = 'it was given before Ferry recorded what an "always" answer allows'
+/** Who Ferry itself is, for a grant recorded without its giver (never given that way now). */
+const UNKNOWN_GIVER: ClientRef = { id: 'ferry', kind: 'api', label: 'Ferry' }
 
 export class PermissionBroker {
-  private readonly grants = new Map<string, Grants>()
+  private readonly book = new GrantBook()
   private readonly pending = new Map<string, Pending>()
   private readonly resolved = new Map<string, { outcome: ConfirmationOutcome; by: ClientRef }>()
 
   /**
-   * Whether the call must be asked about. A grant that no longer matches the server or the tool
-   * lapses here: it is dropped and the transcript gets a notice saying why.
+   * Whether `caller`'s call must be asked about. A grant covering the caller that no longer
+   * matches the server or the tool lapses here: it is revoked, and the transcript says why.
    */
-  async needsConfirmation(session: Session, call: ToolUnderCall): Promise<boolean> {
+  async needsConfirmation(
+    session: Session,
+    call: ToolUnderCall,
+    caller: ClientRef,
+  ): Promise<boolean> {
     if (call.serverTrusted || call.readOnlyHint === true) return false
-    const grants = this.grants.get(session.id)
-    if (grants === undefined) return true
-    const lapses: string[] = []
-    let granted = false
-    const server = grants.servers.get(call.server)
-    if (server !== undefined) {
-      if (server.serverFingerprint === call.serverFingerprint) granted = true
-      else {
-        grants.servers.delete(call.server)
-        lapses.push(
-          `the "always allow" for server "${call.server}" lapsed: ${
-            server.serverFingerprint === undefined
-              ? UNRECORDED
-              : 'its command or connection settings changed'
-          }`,
-        )
-      }
-    }
-    const tool = grants.tools.get(call.tool)
-    if (tool !== undefined) {
-      const why =
-        tool.serverFingerprint === undefined || tool.toolFingerprint === undefined
-          ? UNRECORDED
-          : tool.server !== call.server || tool.serverFingerprint !== call.serverFingerprint
-            ? `its server "${call.server}" changed its command or connection settings`
-            : tool.toolFingerprint !== call.toolFingerprint
-              ? 'the server changed its definition (input schema or annotations)'
-              : undefined
-      if (why === undefined) granted = true
-      else {
-        grants.tools.delete(call.tool)
-        lapses.push(`the "always allow" for tool ${call.tool} lapsed: ${why}`)
-      }
-    }
-    for (const message of lapses) {
-      await session.emit(
-        { type: 'notice', level: 'warning', message: `${message}; it is asked about again` },
-        null,
-      )
-    }
+    const { granted, lapses } = this.book.check(session.id, call, caller)
+    for (const { grant, reason } of lapses) await this.recordRevoked(session, grant, reason, null)
     return !granted
   }
 
@@ -116,11 +72,11 @@ export class PermissionBroker {
     session: Session,
     callId: string,
     call: ToolUnderCall,
-    client: ClientRef,
+    caller: ClientRef,
     callerCanAnswer = false,
   ): Promise<AskOutcome> {
     const outcome = new Promise<AskOutcome>((resolve, reject) => {
-      this.pending.set(callId, { session, call, callerCanAnswer, resolve, reject })
+      this.pending.set(callId, { session, call, caller, callerCanAnswer, resolve, reject })
     })
     // Rejected only when the answer cannot be recorded; the caller awaits it below or has failed.
     outcome.catch(() => {})
@@ -134,7 +90,7 @@ export class PermissionBroker {
           serverFingerprint: call.serverFingerprint,
           toolFingerprint: call.toolFingerprint,
         },
-        client,
+        caller,
       )
     } catch (error) {
       this.pending.delete(callId)
@@ -143,7 +99,10 @@ export class PermissionBroker {
     return outcome
   }
 
-  /** An answer from any client; a second answer gets a Conflict naming the first. */
+  /**
+   * An answer from any client; a second answer gets a Conflict naming the first. A gateway client
+   * may answer only the confirmation of its own call.
+   */
   async answer(callId: string, outcome: ConfirmationOutcome, by: ClientRef): Promise<void> {
     const done = this.resolved.get(callId)
     if (done !== undefined) {
@@ -153,19 +112,20 @@ export class PermissionBroker {
       )
     }
     const pending = this.pending.get(callId)
-    if (pending === undefined) {
+    if (pending === undefined || (by.kind === 'mcp' && by.id !== pending.caller.id)) {
       throw new FerryError(ErrorCode.NotFound, `no confirmation is pending for call ${callId}`)
     }
     this.pending.delete(callId)
     this.remember(callId, { outcome, by })
+    let stored: TranscriptEvent
     try {
-      await pending.session.emit({ type: 'confirmation.resolved', callId, outcome }, by)
+      stored = await pending.session.emit({ type: 'confirmation.resolved', callId, outcome }, by)
     } catch (error) {
       // An answer that cannot be recorded grants nothing and ends the call; it never runs unrecorded.
       pending.reject(error)
       throw error
     }
-    this.grant(pending.session, outcome, pending.call)
+    this.grant(pending.session.id, callId, outcome, pending.call, stored)
     pending.resolve(outcome)
   }
 
@@ -186,9 +146,50 @@ export class PermissionBroker {
     }
   }
 
+  /** The grants in force in `session`, oldest first. */
+  grants(session: Session): GrantInfo[] {
+    return this.book.list(session.id).map((grant) => grantInfo(session.id, grant))
+  }
+
   /**
-   * Rebuilds a session's "always allow" grants from its transcript (after a restart), bound to the
-   * fingerprints each question recorded; a question recorded without them grants nothing that holds.
+   * Ends the grants named (all of them when `ids` is undefined), recording each as revoked by
+   * `by` (null: by Ferry) with the reason `why` gives for it, which starts from the grant's name
+   * (`the "always allow" for tool …`); an unknown id is refused before anything is revoked.
+   */
+  async revoke(
+    session: Session,
+    ids: readonly string[] | undefined,
+    by: ClientRef | null,
+    why: (name: string, grant: Grant) => string,
+  ): Promise<GrantInfo[]> {
+    const unknown = ids?.filter((id) => this.book.get(session.id, id) === undefined) ?? []
+    if (unknown.length > 0) {
+      throw new FerryError(
+        ErrorCode.NotFound,
+        `no grant ${unknown.join(', ')} in session ${session.id}; \`ferry grants\` lists them`,
+      )
+    }
+    const grants =
+      ids?.map((id) => this.book.get(session.id, id) as Grant) ?? this.book.list(session.id)
+    const revoked: GrantInfo[] = []
+    for (const grant of grants) {
+      revoked.push(grantInfo(session.id, grant))
+      await this.recordRevoked(session, grant, why(grantName(grant), grant), by)
+    }
+    return revoked
+  }
+
+  /** The ids of the grants in `session` that `client` gave. */
+  givenBy(session: Session, client: string): string[] {
+    return this.book
+      .list(session.id)
+      .filter((grant) => grant.givenBy.id === client)
+      .map((grant) => grant.id)
+  }
+
+  /**
+   * Rebuilds a session's grants from its transcript (after a restart), bound to the fingerprints
+   * each question recorded and to who answered; a revocation recorded later ends one again.
    */
   restore(session: Session): void {
     const asked = new Map<string, Asked>()
@@ -202,24 +203,55 @@ export class PermissionBroker {
         })
       } else if (event.type === 'confirmation.resolved') {
         const call = asked.get(event.callId)
-        if (call !== undefined) this.grant(session, event.outcome, call)
+        if (call !== undefined) this.grant(session.id, event.callId, event.outcome, call, event)
+      } else if (event.type === 'grant.revoked') {
+        this.book.remove(session.id, event.grantId)
       }
     }
   }
 
-  private grant(session: Session, outcome: ConfirmationOutcome, call: Asked): void {
+  /** Drops the grant and records why; the record is what keeps it revoked across a restart. */
+  private async recordRevoked(
+    session: Session,
+    grant: Grant,
+    reason: string,
+    by: ClientRef | null,
+  ): Promise<void> {
+    this.book.remove(session.id, grant.id)
+    await session.emit(
+      {
+        type: 'grant.revoked',
+        grantId: grant.id,
+        scope: grant.scope,
+        tool: grant.tool,
+        server: grant.server,
+        reason,
+      },
+      by,
+    )
+  }
+
+  private grant(
+    session: string,
+    callId: string,
+    outcome: ConfirmationOutcome,
+    call: Asked,
+    answer: Pick<TranscriptEvent, 'client' | 'time' | 'seq'>,
+  ): void {
     if (outcome !== 'allow_tool' && outcome !== 'allow_server') return
-    const grants = this.grants.get(session.id) ?? { tools: new Map(), servers: new Map() }
-    if (outcome === 'allow_tool') {
-      grants.tools.set(call.tool, {
-        server: call.server,
-        serverFingerprint: call.serverFingerprint,
-        toolFingerprint: call.toolFingerprint,
-      })
-    } else {
-      grants.servers.set(call.server, { serverFingerprint: call.serverFingerprint })
-    }
-    this.grants.set(session.id, grants)
+    const givenBy = answer.client ?? UNKNOWN_GIVER
+    this.book.give(session, {
+      id: callId,
+      scope: outcome === 'allow_tool' ? 'tool' : 'server',
+      tool: outcome === 'allow_tool' ? call.tool : null,
+      server: call.server,
+      serverFingerprint: call.serverFingerprint,
+      toolFingerprint: outcome === 'allow_tool' ? call.toolFingerprint : undefined,
+      givenBy,
+      coversClient: coverageOf(givenBy),
+      since: answer.time,
+      seq: answer.seq,
+    })
   }
 
   private remember(callId: string, answer: { outcome: ConfirmationOutcome; by: ClientRef }): void {

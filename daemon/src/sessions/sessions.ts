@@ -3,7 +3,12 @@
 
 import type { Ferry } from '../core/ferry.js'
 import type { Log } from '../log.js'
-import type { TranscriptEventBody } from '../protocol/index.js'
+import type {
+  ClientRef,
+  GrantRevokeResponse,
+  GrantsResponse,
+  TranscriptEventBody,
+} from '../protocol/index.js'
 import { AppRequests } from './app-requests.js'
 import { CallRunner } from './call-runner.js'
 import { OfferingRunner } from './offering-runner.js'
@@ -79,6 +84,53 @@ export class Sessions {
   /** The named session, or the workspace's default one. */
   async resolve(id: string | undefined): Promise<Session> {
     return id === undefined ? this.manager.defaultFor(this.workspace) : this.manager.get(id)
+  }
+
+  /** The grants in force in a session (the workspace's default if none is named). */
+  async grants(id: string | undefined): Promise<GrantsResponse> {
+    const session = await this.resolve(id)
+    return { session: session.id, grants: this.broker.grants(session) }
+  }
+
+  /** Ends the grants named (every grant of the session with `ids` undefined), recorded as by `by`. */
+  async revokeGrants(
+    id: string | undefined,
+    ids: readonly string[] | undefined,
+    by: ClientRef,
+  ): Promise<GrantRevokeResponse> {
+    const session = await this.resolve(id)
+    const revoked = await this.broker.revoke(session, ids, by, (name) => `${name} was revoked`)
+    return { session: session.id, revoked }
+  }
+
+  /**
+   * `client` may no longer act (its gateway token was revoked, `why`): every call it runs is
+   * cancelled, which withdraws the questions and confirmations of those calls, and every grant it
+   * gave ends, in every session.
+   */
+  async endClient(client: ClientRef, why: string): Promise<void> {
+    const cancelled = this.runner.cancelCallsOf(client.id)
+    for (const session of this.manager.all()) {
+      const ids = this.broker.givenBy(session, client.id)
+      const calls = cancelled.filter((call) => call.session === session).length
+      if (ids.length === 0 && calls === 0) continue
+      await this.broker.revoke(
+        session,
+        ids,
+        null,
+        (name) => `${name}, given by ${client.label}, ended: ${why}`,
+      )
+      if (calls > 0) {
+        await session.emit(
+          {
+            type: 'notice',
+            level: 'warning',
+            message: `${client.label}: ${calls} running call${calls === 1 ? '' : 's'} cancelled, as ${why}`,
+          },
+          null,
+        )
+      }
+    }
   }
 
   close(): Promise<void> {

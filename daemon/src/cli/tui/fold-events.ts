@@ -169,6 +169,13 @@ export function foldEvent(feed: FeedEntry[], event: TranscriptEvent): FeedEntry[
         tone: 'warning',
         text: `server ${event.server} asks (${event.kind}): ${event.message}`,
       })
+    case 'grant.revoked':
+      return appendEntry(feed, {
+        kind: 'line',
+        key: `event-${event.seq}`,
+        tone: 'warning',
+        text: `${event.reason}${by === null ? '' : ` (by ${by})`}`,
+      })
     case 'input.resolved':
       return appendEntry(feed, {
         kind: 'line',
