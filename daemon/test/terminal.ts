@@ -4,13 +4,13 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { rm } from 'node:fs/promises'
 import { promisify } from 'node:util'
-import { ferryBin, tempDir, waitFor, type TestDaemon } from './harness.js'
+import { ferryBin, tempDir, waitFor, type Daemon } from './harness.js'
 
 const exec = promisify(execFile)
 
 const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`
 
-function ferryLine(daemon: TestDaemon, args: string[]): string {
+function ferryLine(daemon: Daemon, args: string[]): string {
   return [process.execPath, ferryBin, '--state-dir', daemon.stateDir, ...args].map(quote).join(' ')
 }
 
@@ -33,7 +33,7 @@ export interface PtyProcess {
 }
 
 /** Starts `ferry <args>` on a pseudo-terminal of its own: stdin, stdout and stderr are the terminal. */
-export function startInPty(daemon: TestDaemon, args: string[]): PtyProcess {
+export function startInPty(daemon: Daemon, args: string[]): PtyProcess {
   // The bytes are read from script's stdout: its log file (the last argument) is not wanted.
   const command = ['--quiet', '--return', '--command', ferryLine(daemon, args), '/dev/null']
   const child = spawn('script', command, {
@@ -90,7 +90,7 @@ export function startInPty(daemon: TestDaemon, args: string[]): PtyProcess {
 }
 
 /** Runs `ferry <args>` on a pseudo-terminal of its own until it exits. */
-export async function runInPty(daemon: TestDaemon, args: string[]): Promise<PtyRun> {
+export async function runInPty(daemon: Daemon, args: string[]): Promise<PtyRun> {
   const run = startInPty(daemon, args)
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_, reject) => {
@@ -155,7 +155,7 @@ export async function closeTerminal(): Promise<void> {
 
 /** `ferry attach` (or another command) in a 120×40 tmux pane; the shell reports its exit code. */
 export async function openTerminal(
-  daemon: TestDaemon,
+  daemon: Daemon,
   args: string[] = [],
   command: string[] = ['attach'],
 ): Promise<Terminal> {

@@ -20,7 +20,7 @@ import type { GatewaySettings } from '../config/types.js'
 import { errorMessage } from '../errors.js'
 import { MAX_BODY_BYTES } from '../http/guards.js'
 import { gatewayClientRef, SessionCancels } from './gateway-call.js'
-import { cutWhenRevoked, InFlight } from './in-flight.js'
+import { InFlight, revokedWhileRunning, type RequestConnection } from './in-flight.js'
 import { ArgumentCheck } from './argument-check.js'
 import { jsonRpcError, readMessage } from './request-body.js'
 import { gatewayServer, refused, type GatewayServerDeps } from './gateway-server.js'
@@ -97,30 +97,28 @@ export class Gateway {
     this.sweeper.unref()
   }
 
-  /** Serves one authenticated request; revoking the client's token cuts it. */
+  /**
+   * Serves one authenticated request. Revoking the client's token cuts `connection`, and an
+   * answer made after the revocation is replaced by the refusal of a revoked token.
+   */
   async fetch(
     request: Request,
     grant: GatewayGrant,
     incoming?: AsyncIterable<Uint8Array>,
+    connection?: RequestConnection,
   ): Promise<Response> {
-    const { signal, end } = this.inFlight.begin(grant.name)
-    try {
-      let parsedBody: unknown
-      if (request.method === 'POST') {
-        const read = await readMessage(request, incoming)
-        if ('refusal' in read) {
-          end()
-          return read.refusal
-        }
-        parsedBody = read.message
-      }
-      const served = await this.serve(request, grant, parsedBody)
-      const response = request.method === 'POST' ? await settledResponse(served) : served
-      return cutWhenRevoked(response, signal, end)
-    } catch (error) {
-      end()
-      throw error
+    const revoked = this.inFlight.begin(grant.name, connection)
+    let parsedBody: unknown
+    if (request.method === 'POST') {
+      const read = await readMessage(request, incoming)
+      if ('refusal' in read) return read.refusal
+      parsedBody = read.message
     }
+    const served = await this.serve(request, grant, parsedBody)
+    const response = request.method === 'POST' ? await settledResponse(served) : served
+    if (!revoked.aborted) return response
+    void response.body?.cancel().catch(() => {})
+    return revokedWhileRunning()
   }
 
   private async serve(request: Request, grant: GatewayGrant, parsedBody: unknown) {

@@ -1,38 +1,56 @@
-// The requests each gateway client has in flight, so that revoking its token cuts them: an answer
-// not yet sent is replaced by the refusal of a revoked token, and a stream already flowing stops.
+// The requests each gateway client has in flight, so that revoking its token cuts them: each
+// one's connection is closed, and an answer made after the revocation is never sent.
 
 import { jsonRpcError } from './request-body.js'
 
 /** MCP's generic server error code, as the route uses for refusals. */
 const REFUSED = -32000
 
+/** How the route lets the gateway close a request's connection and hear that it closed. */
+export interface RequestConnection {
+  /** Closes the connection at once, whatever it is sending. */
+  cut(): void
+  /** Runs `listener` once the answer is done with, however it ended. */
+  onClose(listener: () => void): void
+}
+
+interface Entry {
+  controller: AbortController
+  connection: RequestConnection | undefined
+}
+
 export class InFlight {
-  private readonly byClient = new Map<string, Set<AbortController>>()
+  private readonly byClient = new Map<string, Set<Entry>>()
 
   /** A request of `client` starts: its signal fires when the client's token is revoked. */
-  begin(client: string): { signal: AbortSignal; end: () => void } {
-    const controller = new AbortController()
-    const open = this.byClient.get(client) ?? new Set<AbortController>()
-    open.add(controller)
+  begin(client: string, connection: RequestConnection | undefined): AbortSignal {
+    const entry: Entry = { controller: new AbortController(), connection }
+    const open = this.byClient.get(client) ?? new Set<Entry>()
+    open.add(entry)
     this.byClient.set(client, open)
-    return {
-      signal: controller.signal,
-      end: () => {
-        open.delete(controller)
-        if (open.size === 0 && this.byClient.get(client) === open) this.byClient.delete(client)
-      },
+    const end = () => {
+      open.delete(entry)
+      if (open.size === 0 && this.byClient.get(client) === open) this.byClient.delete(client)
     }
+    // Without a connection to follow (a request made in-process), the entry goes once answered.
+    if (connection === undefined) queueMicrotask(end)
+    else connection.onClose(end)
+    return entry.controller.signal
   }
 
   /** Cuts every request of `client`. */
   cut(client: string): void {
     const open = this.byClient.get(client)
     this.byClient.delete(client)
-    for (const controller of open ?? []) controller.abort()
+    for (const entry of open ?? []) {
+      entry.controller.abort()
+      entry.connection?.cut()
+    }
   }
 }
 
-function revoked(): Response {
+/** The answer to a request whose token was revoked while it ran: nothing of the request. */
+export function revokedWhileRunning(): Response {
   const response = jsonRpcError(
     401,
     REFUSED,
@@ -40,49 +58,4 @@ function revoked(): Response {
   )
   response.headers.set('WWW-Authenticate', 'Bearer realm="ferry-gateway"')
   return response
-}
-
-/**
- * `response` as it goes out while `signal` has not fired: once it fires, an answer not sent yet is
- * the refusal of a revoked token, and a body still flowing ends in an error (the connection is cut).
- * `end` runs once the answer is done with, however it ends.
- */
-export function cutWhenRevoked(response: Response, signal: AbortSignal, end: () => void): Response {
-  if (signal.aborted) {
-    void response.body?.cancel().catch(() => {})
-    end()
-    return revoked()
-  }
-  const body = response.body
-  // A whole answer was made before any revocation: only a stream still open can outlive one.
-  const open =
-    response.headers.get('content-type')?.startsWith('text/event-stream') === true &&
-    !response.headers.has('content-length')
-  if (body === null || !open) {
-    end()
-    return response
-  }
-  const reader = body.getReader()
-  const aborted = new Promise<'revoked'>((resolve) => {
-    if (signal.aborted) resolve('revoked')
-    signal.addEventListener('abort', () => resolve('revoked'), { once: true })
-  })
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await Promise.race([reader.read(), aborted])
-      if (next === 'revoked' || signal.aborted) {
-        void reader.cancel().catch(() => {})
-        end()
-        controller.error(new Error('gateway token revoked'))
-      } else if (next.done) {
-        end()
-        controller.close()
-      } else controller.enqueue(next.value)
-    },
-    cancel: (reason) => {
-      end()
-      return reader.cancel(reason)
-    },
-  })
-  return new Response(stream, { status: response.status, headers: response.headers })
 }

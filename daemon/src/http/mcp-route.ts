@@ -58,8 +58,15 @@ export function mountMcpRoute(app: Hono, deps: McpRouteDeps): void {
         'unknown or revoked gateway token; see `ferry gateway token list`, or create one with `ferry gateway token create <client-name>`',
       )
     }
-    const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming
+    const { incoming, outgoing } = (c.env as Partial<HttpBindings> | undefined) ?? {}
     if (incoming !== undefined) deps.connections?.authenticated(incoming.socket)
-    return deps.gateway.fetch(c.req.raw, grant, incoming)
+    const connection =
+      incoming === undefined || outgoing === undefined
+        ? undefined
+        : {
+            cut: () => incoming.socket.destroy(),
+            onClose: (listener: () => void) => outgoing.once('close', listener),
+          }
+    return deps.gateway.fetch(c.req.raw, grant, incoming, connection)
   })
 }
