@@ -1,10 +1,12 @@
 // The questions waiting for the person, pinned below the transcript so they stay in reach however
-// far it is scrolled. A question that appears takes focus (on the control its view marks) and,
-// once it closes, focus goes back where it was; Escape gives it back without answering, and
-// Alt+Q brings it to the question again from anywhere on the page.
+// far it is scrolled. A question that appears takes focus (on the control its view marks), its
+// answers wake after the guard time (question-guard.ts) and, once it closes, focus goes back where
+// it was; Escape gives it back without answering, and Alt+Q brings it to the question again from
+// anywhere on the page.
 
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks'
 import { useShell } from '../store/shell-context.js'
+import { useArmed } from './question-guard.js'
 import { QUESTION_VIEWS } from './views.js'
 
 function focusIn(bar: HTMLElement): void {
@@ -24,6 +26,7 @@ export function QuestionBar() {
   const open = questions.open.value
   const shown = questions.shown.value
   const focusAsked = questions.focusAsked.value
+  const armed = useArmed(shown?.id ?? null)
   const bar = useRef<HTMLDivElement>(null)
   // DOM bookkeeping, not state: the element to give focus back to, and what was last shown.
   const returnTo = useRef<HTMLElement | null>(null)
@@ -76,6 +79,7 @@ export function QuestionBar() {
       ref={bar}
       class="question-bar"
       data-testid="question-bar"
+      data-armed={armed ? 'true' : 'false'}
       aria-label="Waiting for your answer"
       tabIndex={-1}
       onKeyDown={(event) => {
@@ -109,7 +113,7 @@ export function QuestionBar() {
           </button>
         </div>
       )}
-      <View key={shown.id} question={shown} />
+      <View key={shown.id} question={shown} armed={armed} />
     </section>
   )
 }
