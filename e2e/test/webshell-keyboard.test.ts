@@ -1,6 +1,7 @@
-// Answering from the keyboard in a real browser: a confirmation takes focus when it appears, shows
-// its call's arguments, is answered with one key from where Call was pressed once its answers wake,
-// gives focus back, and stays pinned in view while the transcript is scrolled away from its card.
+// Answering from the keyboard in a real browser: a confirmation for the call the person just made
+// takes focus when it appears, shows its call's arguments, is answered with one key from where Call
+// was pressed once its answers wake, gives focus back, and stays pinned in view while the
+// transcript is scrolled away from its card.
 
 import type { Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -117,8 +118,11 @@ describe('answering from the keyboard', () => {
     const terminal = daemon.cli(['call', 'mcp_fx_slow', '{"steps":1,"delayMs":5}'])
     const ask = page.getByTestId('question-bar').getByTestId('confirmation')
     await ask.waitFor()
+    // Focus is in the search box, so the question waits there for Alt+Q; Escape leaves it open
+    // and puts focus back in the search box.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('search')
+    await page.keyboard.press('Alt+KeyQ')
     await focusLandsOn(page, 'Allow once')
-    // Escape leaves the question open and puts focus back in the search box.
     await page.keyboard.press('Escape')
     await page.waitForFunction(() => document.activeElement?.getAttribute('type') === 'search')
 

@@ -1,13 +1,18 @@
 // The open question of an App, above its frame: the full address of a page it wants opened, or the
-// names, types and sizes of the files it wants saved. Like every question (question-guard.ts) its
-// answers wake after the guard time, so a click or key the person meant for the App cannot land on
-// them.
+// names, types and sizes of the files it wants saved. Like every question (question-guard.ts) it
+// takes focus only when the person is not typing elsewhere, and its answers wake after the guard
+// time, so a click or key the person meant for the App cannot land on them.
 
 import type { ComponentChildren } from 'preact'
-import { useEffect, useRef } from 'preact/hooks'
+import { useLayoutEffect, useRef } from 'preact/hooks'
 import './app-prompt.css'
 import { AnswerButton } from '../questions/AnswerButton.js'
-import { useArmed } from '../questions/question-guard.js'
+import {
+  announceQuestion,
+  mayTakeFocus,
+  offerSummon,
+  useArmed,
+} from '../questions/question-guard.js'
 import { size as sizeText } from '../transcript-lines.js'
 import type { AppPrompts, Prompt } from './app-prompts.js'
 
@@ -35,6 +40,11 @@ function Choice({
       {children}
     </AnswerButton>
   )
+}
+
+const NOTICES: Record<Prompt['kind'], string> = {
+  link: 'An App asks to open a page: press Alt+Q to answer it.',
+  download: 'An App asks to save files: press Alt+Q to answer it.',
 }
 
 function LinkQuestion({
@@ -118,9 +128,22 @@ export function AppPrompt({ prompts }: { prompts: AppPrompts }) {
   const prompt = prompts.current.value
   const armed = useArmed(prompt)
   const box = useRef<HTMLDivElement>(null)
-  useEffect(() => {
-    // The question takes focus, not a button: a key the person meant for the App answers nothing.
-    if (prompt !== null) box.current?.focus()
+  useLayoutEffect(() => {
+    const element = box.current
+    if (prompt === null || element === null) return
+    // The question itself takes focus, not a button, and it may take it from the App's own frame.
+    const withdrawSummon = offerSummon(() => element.focus())
+    if (mayTakeFocus({ own: prompts.container })) {
+      element.focus()
+      return withdrawSummon
+    }
+    const withdrawNotice = announceQuestion(NOTICES[prompt.kind])
+    element.addEventListener('focusin', withdrawNotice)
+    return () => {
+      withdrawSummon()
+      withdrawNotice()
+      element.removeEventListener('focusin', withdrawNotice)
+    }
   }, [prompt])
   if (prompt === null) return null
   return (
