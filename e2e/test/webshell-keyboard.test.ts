@@ -1,6 +1,7 @@
-// Answering from the keyboard in a real browser: a confirmation takes focus when it appears, shows
-// its call's arguments, is answered with one key from where Call was pressed, gives focus back,
-// and stays pinned in view while the transcript is scrolled away from its card.
+// Answering from the keyboard in a real browser: a confirmation for the call the person just made
+// takes focus when it appears, shows its call's arguments, is answered with one key from where Call
+// was pressed once its answers wake, gives focus back, and stays pinned in view while the
+// transcript is scrolled away from its card.
 
 import type { Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -20,6 +21,11 @@ function focused(page: Page): Promise<{ text: string; tool: string | null; inBar
       inBar: active?.closest('[data-testid="question-bar"]') !== null,
     }
   })
+}
+
+/** Waits until the question shown has been up for the guard time, so its keys answer. */
+async function armed(page: Page): Promise<void> {
+  await page.locator('[data-testid="question-bar"][data-armed="true"]').waitFor({ timeout: 10_000 })
 }
 
 /** Waits until focus is on the control whose text starts with `text`. */
@@ -61,6 +67,7 @@ describe('answering from the keyboard', () => {
       steps: 2,
       delayMs: 5,
     })
+    await armed(page)
     await press('Enter')
     const card = page.locator('[data-testid="call-card"][data-state="done"]')
     await card.waitFor()
@@ -77,6 +84,7 @@ describe('answering from the keyboard', () => {
     await page.keyboard.press('Enter')
     await ask.waitFor()
     await focusLandsOn(page, 'Allow once')
+    await armed(page)
     await press('d')
     const denied = page.getByTestId('call-card').nth(1)
     await denied.getByTestId('confirmation-answer').waitFor()
@@ -110,8 +118,11 @@ describe('answering from the keyboard', () => {
     const terminal = daemon.cli(['call', 'mcp_fx_slow', '{"steps":1,"delayMs":5}'])
     const ask = page.getByTestId('question-bar').getByTestId('confirmation')
     await ask.waitFor()
+    // Focus is in the search box, so the question waits there for Alt+Q; Escape leaves it open
+    // and puts focus back in the search box.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('search')
+    await page.keyboard.press('Alt+KeyQ')
     await focusLandsOn(page, 'Allow once')
-    // Escape leaves the question open and puts focus back in the search box.
     await page.keyboard.press('Escape')
     await page.waitForFunction(() => document.activeElement?.getAttribute('type') === 'search')
 
@@ -134,6 +145,7 @@ describe('answering from the keyboard', () => {
     // From there, two keys: Alt+Q back to the question, A to allow it once.
     await page.keyboard.press('Alt+KeyQ')
     await focusLandsOn(page, 'Allow once')
+    await armed(page)
     await page.keyboard.press('a')
     const finished = await terminal
     expect(finished.code, finished.stderr).toBe(0)
@@ -144,6 +156,7 @@ describe('answering from the keyboard', () => {
       steps: 1,
       delayMs: 6,
     })
+    await armed(page)
     await page.keyboard.press('d')
     expect((await second).code).not.toBe(0)
     await page.getByTestId('question-bar').waitFor({ state: 'detached' })

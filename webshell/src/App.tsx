@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import type { Connection } from './stream.js'
 import { QuestionBar } from './questions/QuestionBar.js'
+import { QuestionNotice } from './questions/QuestionNotice.js'
 import { PaneArea } from './panes/PaneArea.js'
 import { ServerList, ServerSummary } from './ServerList.js'
 import { SessionBar } from './SessionBar.js'
@@ -87,6 +88,7 @@ function Layout() {
       <main class="main">
         <h2 class="visually-hidden">Transcript</h2>
         <LiveTranscript />
+        <QuestionNotice />
         <QuestionBar />
       </main>
     </div>

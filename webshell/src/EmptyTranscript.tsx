@@ -36,7 +36,8 @@ export function EmptyTranscript({ events }: { events: number }) {
           </li>
           <li>
             If its server is not trusted, Ferry asks first: the question takes focus in the bar
-            below, and Enter allows it once. Then the card shows progress and the result.
+            below, and once its buttons wake, Enter allows it once. Then the card shows progress and
+            the result.
           </li>
         </ol>
       )}

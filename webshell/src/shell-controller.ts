@@ -15,6 +15,7 @@ import type {
 import { ApiError, api } from './api.js'
 import { startAppsEarly, warmAppsWhenIdle } from './apps/app-loader.js'
 import type { OpenResource } from './panes/resource-request.js'
+import { watchQuestionKeys } from './questions/question-guard.js'
 import type { ShellStore } from './store/shell-store.js'
 import { ShellStream, type AppChannel, type ServerFeed, type ServerFeedMessage } from './stream.js'
 import { randomHex } from './tab-label.js'
@@ -209,6 +210,7 @@ export function createShellController(store: ShellStore): ShellController {
       const leaving = () => apps.leaving()
       window.addEventListener('pagehide', leaving)
       cleanups.push(
+        watchQuestionKeys(document),
         () => window.removeEventListener('popstate', onPopState),
         () => dark.removeEventListener('change', followTheme),
         () => window.removeEventListener('pagehide', leaving),
@@ -234,6 +236,7 @@ export function createShellController(store: ShellStore): ShellController {
     },
     async callTool(tool, args) {
       const id = `w${randomHex(8)}`
+      store.questions.noteStarted(id)
       try {
         await stream.call(tool, args, id)
       } catch (error) {

@@ -7,6 +7,8 @@ import { ResultView } from '../result/ResultView.js'
 import { loadAppView, loadedAppView, sandboxOrigin } from './app-loader.js'
 import type { AppDisplay } from './app-view.js'
 import { AppStage } from './AppStage.js'
+import { AnswerButton } from '../questions/AnswerButton.js'
+import { useArmed } from '../questions/question-guard.js'
 import { useShell } from '../store/shell-context.js'
 
 /** An App asks for the clipboard in its resource; the person decides before it starts. */
@@ -17,15 +19,16 @@ export function wantsClipboard(display: AppDisplay): boolean {
 
 function ClipboardQuestion({ callId }: { callId: string }) {
   const liveApps = useShell().store.apps
+  const armed = useArmed(callId)
   return (
     <div class="app-permission" data-testid="app-permission">
       <p class="app-note">This App asks to write to your clipboard.</p>
-      <button type="button" onClick={() => liveApps.answerClipboard(callId, true)}>
+      <AnswerButton armed={armed} onAnswer={() => liveApps.answerClipboard(callId, true)}>
         Allow
-      </button>
-      <button type="button" onClick={() => liveApps.answerClipboard(callId, false)}>
+      </AnswerButton>
+      <AnswerButton armed={armed} onAnswer={() => liveApps.answerClipboard(callId, false)}>
         Deny
-      </button>
+      </AnswerButton>
     </div>
   )
 }

@@ -1,15 +1,20 @@
 // The open question of an App, above its frame: the full address of a page it wants opened, or the
-// names, types and sizes of the files it wants saved. The buttons wake a moment after the question
-// appears, so a click the person meant for the App cannot land on them.
+// names, types and sizes of the files it wants saved. Like every question (question-guard.ts) it
+// takes focus only when the person is not typing elsewhere, and its answers wake after the guard
+// time, so a click or key the person meant for the App cannot land on them.
 
 import type { ComponentChildren } from 'preact'
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useLayoutEffect, useRef } from 'preact/hooks'
 import './app-prompt.css'
+import { AnswerButton } from '../questions/AnswerButton.js'
+import {
+  announceQuestion,
+  mayTakeFocus,
+  offerSummon,
+  useArmed,
+} from '../questions/question-guard.js'
 import { size as sizeText } from '../transcript-lines.js'
 import type { AppPrompts, Prompt } from './app-prompts.js'
-
-/** How long the buttons stay asleep after a question appears. */
-export const PROMPT_ARM_MS = 400
 
 /** One answer to the question; asleep until `armed`. */
 function Choice({
@@ -26,16 +31,20 @@ function Choice({
   children: ComponentChildren
 }) {
   return (
-    <button
-      type="button"
+    <AnswerButton
+      armed={armed}
       class={deny ? 'deny' : undefined}
-      disabled={!armed}
       data-testid={testid}
-      onClick={onChoose}
+      onAnswer={onChoose}
     >
       {children}
-    </button>
+    </AnswerButton>
   )
+}
+
+const NOTICES: Record<Prompt['kind'], string> = {
+  link: 'An App asks to open a page: press Alt+Q to answer it.',
+  download: 'An App asks to save files: press Alt+Q to answer it.',
 }
 
 function LinkQuestion({
@@ -117,15 +126,24 @@ function DownloadQuestion({
 
 export function AppPrompt({ prompts }: { prompts: AppPrompts }) {
   const prompt = prompts.current.value
-  const [armed, setArmed] = useState(false)
+  const armed = useArmed(prompt)
   const box = useRef<HTMLDivElement>(null)
-  useEffect(() => {
-    setArmed(false)
-    if (prompt === null) return
-    // The question takes focus, not a button: a key the person meant for the App answers nothing.
-    box.current?.focus()
-    const timer = setTimeout(() => setArmed(true), PROMPT_ARM_MS)
-    return () => clearTimeout(timer)
+  useLayoutEffect(() => {
+    const element = box.current
+    if (prompt === null || element === null) return
+    // The question itself takes focus, not a button, and it may take it from the App's own frame.
+    const withdrawSummon = offerSummon(() => element.focus())
+    if (mayTakeFocus({ own: prompts.container })) {
+      element.focus()
+      return withdrawSummon
+    }
+    const withdrawNotice = announceQuestion(NOTICES[prompt.kind])
+    element.addEventListener('focusin', withdrawNotice)
+    return () => {
+      withdrawSummon()
+      withdrawNotice()
+      element.removeEventListener('focusin', withdrawNotice)
+    }
   }, [prompt])
   if (prompt === null) return null
   return (
@@ -137,8 +155,9 @@ export function AppPrompt({ prompts }: { prompts: AppPrompts }) {
       aria-label="The App asks"
       data-testid="app-prompt"
       data-kind={prompt.kind}
+      data-armed={armed ? 'true' : 'false'}
       onKeyDown={(event) => {
-        if (event.key !== 'Escape') return
+        if (event.key !== 'Escape' || !armed) return
         event.preventDefault()
         if (prompt.kind === 'link') prompt.answer('declined')
         else prompt.answer(false)

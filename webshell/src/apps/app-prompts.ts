@@ -21,11 +21,14 @@ export function openPage(url: URL): void {
 
 export class AppPrompts {
   readonly current = signal<Prompt | null>(null)
+  /** The App's container: its questions may take focus from its own frame. */
+  readonly container: HTMLElement
   private readonly host: HTMLElement
   private settle: (() => void) | undefined
   private disposed = false
 
   constructor(container: HTMLElement) {
+    this.container = container
     this.host = document.createElement('div')
     this.host.className = 'app-prompt-host'
     container.prepend(this.host)

@@ -6,6 +6,7 @@
 
 import type { JSX } from 'preact'
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
+import { AnswerButton } from '../questions/AnswerButton.js'
 import { RootFields, shownPaths, type Edit, type FormContext } from './fields.js'
 import { formatPath, isWithin, pathId } from './path.js'
 import { analyseSchema, type ObjectField } from './schema-model.js'
@@ -24,6 +25,8 @@ export interface SchemaFormProps {
   /** Unique per form on the page; prefixes element ids. */
   idPrefix: string
   submitLabel?: string
+  /** False while the form answers a question not yet armed: submitting does nothing. */
+  submitArmed?: boolean
   onSubmit: (args: Record<string, unknown>) => void
   /** Problems found after submitting (a refusal naming a field), shown as the form's own are. */
   refusals?: readonly FieldError[]
@@ -48,6 +51,7 @@ function SchemaFormBody({
   schema,
   idPrefix,
   submitLabel = 'Call',
+  submitArmed = true,
   onSubmit,
   refusals,
   actions,
@@ -191,9 +195,9 @@ function SchemaFormBody({
         />
       )}
       <div class="sf-actions">
-        <button type="submit" disabled={checking}>
+        <AnswerButton type="submit" armed={submitArmed} disabled={checking}>
           {submitLabel}
-        </button>
+        </AnswerButton>
         {actions}
         {checking && (
           <span class="sf-checking" role="status">

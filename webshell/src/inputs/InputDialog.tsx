@@ -1,6 +1,7 @@
 // The dialog that answers a server's input, shown in the question bar: a form built from the
 // requested schema, a page to open (URL mode), or a reply written in a model's place (sampling).
-// It names the server and the call that asked, with that call's arguments.
+// It names the server and the call that asked, with that call's arguments. Nothing is sent until
+// the question is armed.
 
 import type { JSX } from 'preact'
 import { useLayoutEffect, useRef, useState } from 'preact/hooks'
@@ -26,6 +27,8 @@ export interface InputDialogProps {
   call: { tool: string; arguments: Record<string, unknown> } | null
   /** Ferry is not answering: nothing can be sent until it is back. */
   down: boolean
+  /** Shown for the guard time: its answers work. */
+  armed: boolean
   answer(answer: InputAnswer): Promise<void>
 }
 
@@ -56,6 +59,7 @@ export function InputDialog(props: InputDialogProps): JSX.Element {
   }, [input.inputId])
 
   const send = async (answer: InputAnswer): Promise<void> => {
+    if (!props.armed) return
     setSending(true)
     setFailure(null)
     try {
@@ -103,12 +107,17 @@ export function InputDialog(props: InputDialogProps): JSX.Element {
           submitLabel="Accept"
           emptyText="Nothing to fill in."
           refusals={refusals}
+          submitArmed={props.armed}
           onSubmit={(content) => void send({ action: 'accept', content })}
-          actions={<RefuseButtons sending={sending} send={send} />}
+          actions={<RefuseButtons sending={sending} armed={props.armed} send={send} />}
         />
       )}
-      {input.kind === 'url' && <UrlAnswer input={input} sending={sending} send={send} />}
-      {input.kind === 'sampling' && <SamplingAnswer input={input} sending={sending} send={send} />}
+      {input.kind === 'url' && (
+        <UrlAnswer input={input} sending={sending} armed={props.armed} send={send} />
+      )}
+      {input.kind === 'sampling' && (
+        <SamplingAnswer input={input} sending={sending} armed={props.armed} send={send} />
+      )}
       {props.down && <p class="error-text">Ferry is not answering; answer once it is back.</p>}
       {failure !== null && (
         <p class="error-text" role="alert" data-testid="input-failure">

@@ -9,7 +9,7 @@ import type { InputDialog } from './InputDialog.js'
 
 let loaded: typeof InputDialog | null = null
 
-export function InputQuestion({ question }: QuestionViewProps): JSX.Element | null {
+export function InputQuestion({ question, armed }: QuestionViewProps): JSX.Element | null {
   const { store, controller } = useShell()
   const [Dialog, setDialog] = useState<typeof InputDialog | null>(() => loaded)
   const [loadError, setLoadError] = useState<string | null>(null)
@@ -43,6 +43,7 @@ export function InputQuestion({ question }: QuestionViewProps): JSX.Element | nu
       input={input}
       call={call === undefined ? null : { tool: call.tool, arguments: call.arguments }}
       down={store.daemonDown.value}
+      armed={armed}
       answer={async (answer) => void (await controller.answerInput(inputId, answer))}
     />
   )

@@ -1,32 +1,34 @@
 // The answers that send no content: Decline, and Cancel where the question allows it (a sampling
-// request can only be declined).
+// request can only be declined). Asleep until the question is armed.
 
 import type { JSX } from 'preact'
 import type { InputAnswer } from '../../../daemon/src/protocol/index.js'
+import { AnswerButton } from '../questions/AnswerButton.js'
 
 export function RefuseButtons(props: {
   sending: boolean
+  armed: boolean
   send(answer: InputAnswer): Promise<void>
   cancel?: boolean
 }): JSX.Element {
   return (
     <>
-      <button
-        type="button"
+      <AnswerButton
         class="deny"
+        armed={props.armed}
         disabled={props.sending}
-        onClick={() => void props.send({ action: 'decline' })}
+        onAnswer={() => void props.send({ action: 'decline' })}
       >
         Decline
-      </button>
+      </AnswerButton>
       {props.cancel !== false && (
-        <button
-          type="button"
+        <AnswerButton
+          armed={props.armed}
           disabled={props.sending}
-          onClick={() => void props.send({ action: 'cancel' })}
+          onAnswer={() => void props.send({ action: 'cancel' })}
         >
           Cancel
-        </button>
+        </AnswerButton>
       )}
     </>
   )

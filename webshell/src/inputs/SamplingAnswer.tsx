@@ -5,6 +5,7 @@
 import type { JSX } from 'preact'
 import { useState } from 'preact/hooks'
 import type { InputAnswer, SamplingRequest } from '../../../daemon/src/protocol/index.js'
+import { AnswerButton } from '../questions/AnswerButton.js'
 import type { InputEntry } from './input-entries.js'
 import { RefuseButtons } from './RefuseButtons.js'
 
@@ -91,6 +92,7 @@ function RequestDetails({ sampling }: { sampling: SamplingRequest }): JSX.Elemen
 export function SamplingAnswer(props: {
   input: InputEntry
   sending: boolean
+  armed: boolean
   send(answer: InputAnswer): Promise<void>
 }): JSX.Element {
   const sampling = props.input.sampling ?? { messages: [] }
@@ -133,10 +135,15 @@ export function SamplingAnswer(props: {
         </p>
       )}
       <div class="sf-actions">
-        <button type="submit" disabled={props.sending}>
+        <AnswerButton type="submit" armed={props.armed} disabled={props.sending}>
           Send reply
-        </button>
-        <RefuseButtons sending={props.sending} send={props.send} cancel={false} />
+        </AnswerButton>
+        <RefuseButtons
+          sending={props.sending}
+          armed={props.armed}
+          send={props.send}
+          cancel={false}
+        />
       </div>
     </form>
   )

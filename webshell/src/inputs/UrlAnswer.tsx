@@ -4,6 +4,7 @@
 
 import type { JSX } from 'preact'
 import type { InputAnswer } from '../../../daemon/src/protocol/index.js'
+import { AnswerButton } from '../questions/AnswerButton.js'
 import type { InputEntry } from './input-entries.js'
 import { RefuseButtons } from './RefuseButtons.js'
 
@@ -20,6 +21,7 @@ export function openableOrigin(url: string): string | null {
 export function UrlAnswer(props: {
   input: InputEntry
   sending: boolean
+  armed: boolean
   send(answer: InputAnswer): Promise<void>
 }): JSX.Element {
   const url = props.input.url ?? ''
@@ -44,16 +46,16 @@ export function UrlAnswer(props: {
         </p>
       )}
       <div class="sf-actions">
-        <button
-          type="button"
+        <AnswerButton
+          armed={props.armed}
           data-autofocus
           data-testid="input-url-open"
           disabled={props.sending || origin === null}
-          onClick={open}
+          onAnswer={open}
         >
           Open page in a new tab
-        </button>
-        <RefuseButtons sending={props.sending} send={props.send} />
+        </AnswerButton>
+        <RefuseButtons sending={props.sending} armed={props.armed} send={props.send} />
       </div>
     </div>
   )

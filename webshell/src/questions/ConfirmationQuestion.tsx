@@ -1,10 +1,12 @@
 // A call waiting for the person's permission: which tool on which server, who called it, its
-// arguments, and the four answers. Focus lands on "Allow once"; each answer also has a key.
+// arguments, and the four answers. Focus lands on "Allow once"; each answer also has a key, and
+// neither keys nor buttons answer until the question is armed.
 
 import { useState } from 'preact/hooks'
 import type { ConfirmationOutcome } from '../../../daemon/src/protocol/index.js'
 import { callerLabel } from '../app-rows.js'
 import { useShell } from '../store/shell-context.js'
+import { AnswerButton } from './AnswerButton.js'
 import type { QuestionViewProps } from './views.js'
 
 export const OUTCOMES: {
@@ -29,7 +31,7 @@ export const OUTCOMES: {
   { outcome: 'deny', label: 'Deny', said: 'denied', key: 'd' },
 ]
 
-export function ConfirmationQuestion({ question }: QuestionViewProps) {
+export function ConfirmationQuestion({ question, armed }: QuestionViewProps) {
   const { store, controller } = useShell()
   const [error, setError] = useState<string | null>(null)
   const [sending, setSending] = useState(false)
@@ -38,7 +40,7 @@ export function ConfirmationQuestion({ question }: QuestionViewProps) {
   const down = store.daemonDown.value
   if (row === undefined) return null
   const answer = async (outcome: ConfirmationOutcome) => {
-    if (sending || down) return
+    if (sending || down || !armed) return
     setSending(true)
     setError(null)
     try {
@@ -53,6 +55,7 @@ export function ConfirmationQuestion({ question }: QuestionViewProps) {
     if (event.altKey || event.ctrlKey || event.metaKey) return
     const choice = OUTCOMES.find((candidate) => candidate.key === event.key.toLowerCase())
     if (choice === undefined) return
+    // Asleep, the key is swallowed rather than answering or typing anywhere.
     event.preventDefault()
     void answer(choice.outcome)
   }
@@ -76,17 +79,17 @@ export function ConfirmationQuestion({ question }: QuestionViewProps) {
       </pre>
       <div class="choices">
         {OUTCOMES.map((choice) => (
-          <button
-            type="button"
+          <AnswerButton
             key={choice.outcome}
+            armed={armed}
             class={choice.outcome === 'deny' ? 'deny' : undefined}
             disabled={sending || down}
             aria-keyshortcuts={choice.key}
             data-question-focus={choice.outcome === 'allow_once' ? '' : undefined}
-            onClick={() => void answer(choice.outcome)}
+            onAnswer={() => void answer(choice.outcome)}
           >
             {choice.label} <kbd aria-hidden="true">{choice.key.toUpperCase()}</kbd>
-          </button>
+          </AnswerButton>
         ))}
       </div>
       {down && <p class="error-text">Ferry is not answering; answer once it is back.</p>}

@@ -1,10 +1,13 @@
 // The questions waiting for the person, pinned below the transcript so they stay in reach however
-// far it is scrolled. A question that appears takes focus (on the control its view marks) and,
-// once it closes, focus goes back where it was; Escape gives it back without answering, and
-// Alt+Q brings it to the question again from anywhere on the page.
+// far it is scrolled. A question that appears takes focus (on the control its view marks) unless the
+// person is typing elsewhere; then it waits, with a notice, for Alt+Q or a click. Its answers wake
+// after the guard time (question-guard.ts). Once it closes, focus goes back where it was; Escape
+// gives it back without answering.
 
-import { useEffect, useLayoutEffect, useRef } from 'preact/hooks'
+import { useLayoutEffect, useRef } from 'preact/hooks'
+import type { OpenQuestion } from '../transcript.js'
 import { useShell } from '../store/shell-context.js'
+import { announceQuestion, mayTakeFocus, offerSummon, useArmed } from './question-guard.js'
 import { QUESTION_VIEWS } from './views.js'
 
 function focusIn(bar: HTMLElement): void {
@@ -18,17 +21,29 @@ function focusIsOurs(bar: HTMLElement): boolean {
   return active === null || active === document.body || bar.contains(active)
 }
 
+const NOTICES: Record<OpenQuestion['kind'], string> = {
+  confirmation: 'A confirmation is waiting: press Alt+Q to answer it.',
+  input: 'A server’s question is waiting: press Alt+Q to answer it.',
+}
+
 export function QuestionBar() {
   const { store } = useShell()
   const { questions } = store
   const open = questions.open.value
   const shown = questions.shown.value
   const focusAsked = questions.focusAsked.value
+  const armed = useArmed(shown?.id ?? null)
   const bar = useRef<HTMLDivElement>(null)
-  // DOM bookkeeping, not state: the element to give focus back to, and what was last shown.
+  // DOM bookkeeping, not state: the element to give focus back to, what was last shown, and the
+  // notice of a question that did not take focus.
   const returnTo = useRef<HTMLElement | null>(null)
   const lastShown = useRef<string | undefined>(undefined)
   const lastAsked = useRef(focusAsked)
+  const withdrawNotice = useRef<(() => void) | null>(null)
+  const quiet = () => {
+    withdrawNotice.current?.()
+    withdrawNotice.current = null
+  }
 
   useLayoutEffect(() => {
     const element = bar.current
@@ -38,28 +53,32 @@ export function QuestionBar() {
     lastAsked.current = focusAsked
     if (element === null) return
     if (shown === undefined) {
+      quiet()
       if (before !== undefined && focusIsOurs(element)) giveBack()
       return
     }
     if (shown.id === before && !asked) return
+    quiet()
     const active = document.activeElement
     if (active instanceof HTMLElement && active !== document.body && !element.contains(active)) {
       returnTo.current = active
     }
-    if (before === undefined || asked || focusIsOurs(element)) focusIn(element)
+    // Asked for (Alt+Q, an Answer button), or the next one after a question answered here.
+    const follows = before !== undefined && focusIsOurs(element)
+    const appears =
+      before === undefined && mayTakeFocus({ since: questions.startedHere(shown.callId) })
+    if (asked || follows || appears) focusIn(element)
+    else if (!element.contains(document.activeElement)) {
+      withdrawNotice.current = announceQuestion(NOTICES[shown.kind])
+    }
   }, [shown, focusAsked])
 
   const shownId = shown?.id
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (shownId === undefined) return
-    const onKey = (event: KeyboardEvent) => {
-      if (!event.altKey || event.ctrlKey || event.metaKey || event.code !== 'KeyQ') return
-      event.preventDefault()
-      questions.show(shownId)
-    }
-    document.addEventListener('keydown', onKey)
-    return () => document.removeEventListener('keydown', onKey)
+    return offerSummon(() => questions.show(shownId))
   }, [shownId, questions])
+  useLayoutEffect(() => quiet, [])
 
   const giveBack = () => {
     const target = returnTo.current
@@ -76,8 +95,10 @@ export function QuestionBar() {
       ref={bar}
       class="question-bar"
       data-testid="question-bar"
+      data-armed={armed ? 'true' : 'false'}
       aria-label="Waiting for your answer"
       tabIndex={-1}
+      onFocusIn={quiet}
       onKeyDown={(event) => {
         if (event.key !== 'Escape') return
         event.preventDefault()
@@ -109,7 +130,7 @@ export function QuestionBar() {
           </button>
         </div>
       )}
-      <View key={shown.id} question={shown} />
+      <View key={shown.id} question={shown} armed={armed} />
     </section>
   )
 }

@@ -1,6 +1,7 @@
 // The view of each kind of question in the question bar. A view shows what is asked (with the
 // call's arguments when it belongs to a call), marks the control focus should land on with
-// `data-question-focus`, and answers through the controller; the bar does the rest.
+// `data-question-focus`, keeps its answers asleep until `armed`, and answers through the
+// controller; the bar does the rest.
 
 import type { ComponentType } from 'preact'
 import type { OpenQuestion, QuestionKind } from '../transcript.js'
@@ -9,6 +10,8 @@ import { ConfirmationQuestion } from './ConfirmationQuestion.js'
 
 export interface QuestionViewProps {
   question: OpenQuestion
+  /** The question has been shown for the guard time: its answer keys and buttons work. */
+  armed: boolean
 }
 
 export const QUESTION_VIEWS: Record<QuestionKind, ComponentType<QuestionViewProps>> = {
