@@ -49,6 +49,8 @@ export interface DaemonOptions {
   newToken?: boolean
   /** A session transcript past this size is compacted automatically. */
   compactAboveBytes?: number
+  /** `daemon.log` past this size is moved to `daemon.log.1`. */
+  logMaxBytes?: number
   webshellDir?: string
   sandboxProxyFile?: string
 }
@@ -83,7 +85,7 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
     )
   }
   await ensurePrivateDir(options.stateDir)
-  const log = createFileLog(join(options.stateDir, 'daemon.log'))
+  const log = createFileLog(join(options.stateDir, 'daemon.log'), options.logMaxBytes)
   const built = new DisposerStack()
   const release = () =>
     built.dispose((error) => log({ kind: 'daemon.release_failed', error: errorMessage(error) }))
