@@ -1,5 +1,6 @@
 // The daemon's one log sink: a JSON line per entry, tagged with `kind`, in a file rotated at a size
-// bound. Callers never pass tokens, headers or message bodies.
+// bound; and the line for something that can happen in floods, written at most once a minute.
+// Callers never pass tokens, headers or message bodies.
 
 import { appendFileSync, renameSync, statSync } from 'node:fs'
 
@@ -12,6 +13,8 @@ export type Log = (entry: LogEntry) => void
 
 /** `daemon.log` past this moves to `daemon.log.1` (replacing it) and a new one starts. */
 export const LOG_MAX_BYTES = 10 * 1024 * 1024
+/** A flood of like events writes one line per this. */
+export const FLOOD_LINE_INTERVAL_MS = 60_000
 
 function sizeOf(path: string): number {
   try {
@@ -44,4 +47,42 @@ export function createFileLog(path: string, maxBytes = LOG_MAX_BYTES): Log {
       size += bytes
     } catch {}
   }
+}
+
+export interface FloodLine {
+  /** One more occurrence: written at once if no line was written within the interval. */
+  (): void
+  /** Writes the occurrences not yet written, if any (at shutdown). */
+  flush(): void
+}
+
+/**
+ * The line for an event that may come by the thousand: the first occurrence is written at once, the
+ * rest at most once per `intervalMs`, each line carrying `count` (occurrences since the line
+ * before, itself included) and `total`. `now` is the clock, injectable so a minute need not pass.
+ */
+export function floodLine(
+  log: Log,
+  entry: LogEntry,
+  options: { intervalMs?: number; now?: () => number } = {},
+): FloodLine {
+  const intervalMs = options.intervalMs ?? FLOOD_LINE_INTERVAL_MS
+  const now = options.now ?? Date.now
+  let total = 0
+  let unwritten = 0
+  let writtenAt: number | undefined
+  const write = () => {
+    log({ ...entry, count: unwritten, total })
+    unwritten = 0
+    writtenAt = now()
+  }
+  const occurred = () => {
+    total++
+    unwritten++
+    if (writtenAt === undefined || now() - writtenAt >= intervalMs) write()
+  }
+  occurred.flush = () => {
+    if (unwritten > 0) write()
+  }
+  return occurred
 }
