@@ -1,6 +1,7 @@
-// Connections that never show the token cannot lock clients out: the daemon holds at most 64 of
-// them (a new one pushes out the oldest), closes idle and slow ones within seconds, and keeps
-// its soft open-file limit at the hard limit, so the CLI still gets in under a low `ulimit -n`.
+// Connections that never show the token cannot lock clients out: the daemon holds at most a quarter
+// of its open-file limit of them, at most 1,024 (a new one pushes out the one that has waited
+// longest for its request), closes idle and slow ones within seconds, and keeps its soft open-file
+// limit at the hard limit, so the CLI still gets in under a low `ulimit -n`.
 
 import { connect, type Socket } from 'node:net'
 import { readFile } from 'node:fs/promises'
@@ -60,8 +61,9 @@ describe('connections without the token', () => {
     expect(log).toContain('http.unauthenticated_evicted')
   })
 
-  it('are pushed out oldest first once 64 are open, and closed within seconds when idle or slow', async () => {
-    const daemon = await startDaemon({ mcpServers: {} })
+  it('are pushed out longest waiting first once 64 are open under `ulimit -n 256`, and closed within seconds when idle or slow', async () => {
+    // A quarter of 256 open files.
+    const daemon = await startDaemon({ mcpServers: {} }, { ulimit: ['-n', '256'] })
     const { port, token } = daemon.info
     // An authenticated stream opened first: it must outlive every unauthenticated connection.
     const ws = new WebSocket(`ws://127.0.0.1:${port}/api/stream`, [
@@ -82,8 +84,8 @@ describe('connections without the token', () => {
     try {
       const rest = await Promise.all(Array.from({ length: 62 }, () => idleConnection(port)))
       expect(first.destroyed).toBe(false)
-      // The 65th: the oldest idle one makes room for it. Its answer to a request comes after the
-      // daemon took it in, and so after the eviction was logged.
+      // The 65th: the one that has waited longest for a request makes room for it. Its answer to a
+      // request comes after the daemon took it in, and so after the eviction was logged.
       const newest = await idleConnection(port)
       const answered = new Promise<string>((resolve) =>
         newest.once('data', (data: Buffer) => resolve(data.toString())),
@@ -91,7 +93,7 @@ describe('connections without the token', () => {
       newest.write(`GET /api/status HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`)
       expect(await answered).toMatch(/^HTTP\/1\.1 401/)
       const log = await readFile(`${daemon.stateDir}/daemon.log`, 'utf8')
-      expect(log).toMatch(/"kind":"http\.unauthenticated_evicted","count":1\b/)
+      expect(log).toMatch(/"kind":"http\.unauthenticated_evicted","bound":64,"count":1,"total":1\}/)
       await closed(first)
       // The rest, the slow one included, are cut once idle for a few seconds.
       await Promise.all([closed(slow), closed(newest), ...rest.map(closed)])

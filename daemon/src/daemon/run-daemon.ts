@@ -13,7 +13,7 @@ import { Gateway } from '../gateway/endpoint.js'
 import { ListChanges } from '../gateway/list-changes.js'
 import { GatewayTokenStore } from '../gateway/token-store.js'
 import { createApp } from '../http/app.js'
-import { connectionGuard } from '../http/connection-guard.js'
+import { connectionGuard, unauthenticatedBound } from '../http/connection-guard.js'
 import { attachStream } from '../http/stream-server.js'
 import { Sessions } from '../sessions/sessions.js'
 import { loadStaticFiles } from '../http/static-files.js'
@@ -28,6 +28,7 @@ import {
   type Listening,
 } from './listen.js'
 import { acquireLock } from './lock.js'
+import { openFileLimit } from './open-file-limit.js'
 import { readPreviousRun } from './previous-run.js'
 import { markRuntimeFileStopped, writeRuntimeFile, type RuntimeInfo } from './runtime-file.js'
 import { ensurePrivateDir } from './state-dir.js'
@@ -49,6 +50,8 @@ export interface DaemonOptions {
   newToken?: boolean
   /** A session transcript past this size is compacted automatically. */
   compactAboveBytes?: number
+  /** `daemon.log` past this size is moved to `daemon.log.1`. */
+  logMaxBytes?: number
   webshellDir?: string
   sandboxProxyFile?: string
 }
@@ -83,7 +86,7 @@ export async function runDaemon(options: DaemonOptions): Promise<DaemonHandle> {
     )
   }
   await ensurePrivateDir(options.stateDir)
-  const log = createFileLog(join(options.stateDir, 'daemon.log'))
+  const log = createFileLog(join(options.stateDir, 'daemon.log'), options.logMaxBytes)
   const built = new DisposerStack()
   const release = () =>
     built.dispose((error) => log({ kind: 'daemon.release_failed', error: errorMessage(error) }))
@@ -164,7 +167,8 @@ async function start(
   })
   const startedAt = new Date().toISOString()
 
-  const connections = connectionGuard(log)
+  const connectionBound = unauthenticatedBound(await openFileLimit())
+  const connections = connectionGuard(log, { max: connectionBound })
   built.defer(() => connections.close())
   // The apps are made once the port is known. A request that arrives first (a tab reconnecting
   // the moment the port opens) waits for them, milliseconds; only if start-up fails is it told
@@ -275,7 +279,8 @@ async function start(
   }
   await writeRuntimeFile(options.stateDir, info)
 
-  log({ kind: 'daemon.started', pid: process.pid, port, settings: ferry.settings.files })
+  const started = { pid: process.pid, port, settings: ferry.settings.files, connectionBound }
+  log({ kind: 'daemon.started', ...started })
   void ferry.connectAll()
   return { info, ferry, sessions, log, stop, stopped }
 }
