@@ -15,7 +15,7 @@ import type {
   GatewayTokenCreateRequest,
   GatewayTokenCreateResponse,
 } from '../src/protocol/index.js'
-import type { TestDaemon } from './harness.js'
+import type { DaemonSurface } from './harness.js'
 
 /** One HTTP request a client sent to `/mcp`. */
 export interface WireRequest {
@@ -54,7 +54,7 @@ export interface GatewayClient {
 
 /** A new gateway token for `name`, created with the daemon's admin token. */
 export async function createGatewayToken(
-  daemon: TestDaemon,
+  daemon: DaemonSurface,
   name: string,
   options: Omit<GatewayTokenCreateRequest, 'name'> = {},
 ): Promise<string> {
@@ -69,7 +69,7 @@ export async function createGatewayToken(
   return ((await response.json()) as GatewayTokenCreateResponse).token
 }
 
-export function gatewayUrl(daemon: TestDaemon): URL {
+export function gatewayUrl(daemon: DaemonSurface): URL {
   return new URL('mcp', daemon.info.url)
 }
 
@@ -102,7 +102,7 @@ function capturingFetch(requests: WireRequest[]): typeof fetch {
 
 /** Connects an SDK client of `flavour` to the daemon's `/mcp` with `token`. */
 export async function connectGateway(
-  daemon: TestDaemon,
+  daemon: DaemonSurface,
   token: string,
   flavour: ClientFlavour,
 ): Promise<GatewayClient> {

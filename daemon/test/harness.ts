@@ -58,6 +58,9 @@ export interface TestDaemon {
   stop(): Promise<void>
 }
 
+/** What a test reaches a daemon through, whether it runs in a process of its own or in the test's. */
+export type DaemonSurface = Omit<TestDaemon, 'process'>
+
 const cleanups: Array<() => Promise<void>> = []
 
 /** Runs `stop` at the next `cleanup()`. */
@@ -102,20 +105,30 @@ export async function waitFor<T>(
   )
 }
 
+/** Runs the CLI; `input` is written to its stdin. */
 export function runCli(
   args: string[],
-  options: { env?: Record<string, string | undefined>; cwd?: string } = {},
+  options: { env?: Record<string, string | undefined>; cwd?: string; input?: string } = {},
 ): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [ferryBin, ...args],
-      { env: { ...process.env, ...options.env }, cwd: options.cwd, timeout: 60_000 },
+      {
+        env: { ...process.env, ...options.env },
+        cwd: options.cwd,
+        timeout: 60_000,
+        maxBuffer: 16 * 1024 * 1024,
+      },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 99
         resolve({ code, stdout, stderr })
       },
     )
+    if (options.input !== undefined) {
+      child.stdin?.on('error', () => {})
+      child.stdin?.end(options.input)
+    }
   })
 }
 
