@@ -9,11 +9,11 @@ import type {
   ServerInfo,
   ToolInfo,
 } from '../protocol/index.js'
-import { parseCallArgs } from './call-args.js'
+import { callArgsText, readAll } from './call-args.js'
 import { CallInputs } from './call-inputs.js'
 import type { CliContext } from './context.js'
 import { canPrompt, promptConfirmation } from './confirm-prompt.js'
-import { connectDaemon } from './daemon-client.js'
+import { connectDaemon, JsonText } from './daemon-client.js'
 import { formatResult, formatServers, formatTools } from './format.js'
 import { jsonText } from './terminal-text.js'
 
@@ -42,13 +42,12 @@ export async function call(
   rawArgs: string | undefined,
   options: { json?: boolean; timeout?: number; session?: string; yes?: boolean },
 ): Promise<number> {
-  const args = parseCallArgs(rawArgs)
+  const args = callArgsText(rawArgs === '-' ? await readAll(process.stdin) : rawArgs)
   const client = await connectDaemon(ctx.stateDir)
   const interactive = options.yes !== true && canPrompt()
   const who = { kind: 'cli' as const, label: `ferry call (pid ${process.pid})` }
-  const body: CallRequest = {
+  const body: Omit<CallRequest, 'arguments'> = {
     tool,
-    arguments: args,
     interactive,
     client: who,
     ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
@@ -57,8 +56,10 @@ export async function call(
   }
   const inputs = interactive ? new CallInputs(client, who) : undefined
   // The client makes sure the answer ends with a result or an error line.
+  // The arguments go as typed, so the daemon's check judges them however deep they nest.
+  const sent = new JsonText(`{"arguments":${args},${JSON.stringify(body).slice(1)}`)
   const final = await client
-    .stream<CallStreamLine>('/call', body, async (line) => {
+    .stream<CallStreamLine>('/call', sent, async (line) => {
       // Questions are asked while the answer goes on being read, so one answered elsewhere closes.
       if (inputs?.handle(line) === true) return
       if ('progress' in line && process.stderr.isTTY) {
