@@ -131,9 +131,14 @@ describe('ArgumentCheck', () => {
     const manager = await SessionManager.load(stateDir, () => {}, hooks)
     try {
       const session = await manager.create('/work', 'arguments')
-      const stored = await session.emit(requested(fits), CLIENT)
-      expect(stored.truncated).toBeUndefined()
-      expect(stored.arguments).toEqual(fits)
+      // The largest and the deepest arguments the check passes are stored as they are.
+      const deepest = { list: nested(62) }
+      expect(problem(check, tool(), deepest)).toBeUndefined()
+      for (const args of [fits, deepest]) {
+        const stored = await session.emit(requested(args), CLIENT)
+        expect(stored.truncated).toBeUndefined()
+        expect(stored.arguments).toEqual(args)
+      }
     } finally {
       await manager.closeAll()
       await rm(stateDir, { recursive: true, force: true })
