@@ -80,13 +80,19 @@ export const MAX_ARGUMENTS_DEPTH = MAX_EVENT_DEPTH - 1
  * without recursion, so no nesting can overflow the stack; a cycle counts as too deep.
  */
 export function nestsDeeperThan(value: unknown, levels: number): boolean {
-  const pending: Array<{ item: unknown; depth: number }> = [{ item: value, depth: 1 }]
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const { item, depth } = next
-    if (typeof item !== 'object' || item === null) continue
+  if (typeof value !== 'object' || value === null) return false
+  // Only objects and arrays are kept to visit, each with its depth at the same index.
+  const pending: object[] = [value]
+  const depths: number[] = [1]
+  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
+    const depth = depths.pop() ?? 1
     if (depth > levels) return true
     const children = Array.isArray(item) ? (item as unknown[]) : Object.values(item)
-    for (const child of children) pending.push({ item: child, depth: depth + 1 })
+    for (const child of children) {
+      if (typeof child !== 'object' || child === null) continue
+      pending.push(child)
+      depths.push(depth + 1)
+    }
   }
   return false
 }
