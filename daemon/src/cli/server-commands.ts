@@ -54,10 +54,10 @@ export async function call(
     ...(options.session === undefined ? {} : { session: options.session }),
     ...(options.yes === true ? { yes: true } : {}),
   }
-  const inputs = interactive ? new CallInputs(client, who) : undefined
-  // The client makes sure the answer ends with a result or an error line.
   // The arguments go as typed, so the daemon's check judges them however deep they nest.
   const sent = new JsonText(`{"arguments":${args},${JSON.stringify(body).slice(1)}`)
+  const inputs = interactive ? new CallInputs(client, who) : undefined
+  // The client makes sure the answer ends with a result or an error line.
   const final = await client
     .stream<CallStreamLine>('/call', sent, async (line) => {
       // Questions are asked while the answer goes on being read, so one answered elsewhere closes.
