@@ -23,6 +23,11 @@ export const ErrorCode = {
   UpstreamError: 'upstream_error',
   Conflict: 'conflict',
   ConfirmationUnavailable: 'confirmation_unavailable',
+  /**
+   * A call's arguments refused before anything of the call is recorded: nested or sized beyond what
+   * a transcript keeps whole, or not what the tool's input schema asks for (422).
+   */
+  InvalidArguments: 'invalid_arguments',
   /** An answer to a server's question that does not fit what it asked for (422). */
   InvalidInputAnswer: 'invalid_input_answer',
   /** An MCP App past its request budget (429). */

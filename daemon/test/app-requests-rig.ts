@@ -10,7 +10,7 @@ import type {
   StreamMessage,
   TranscriptEvent,
 } from '../src/protocol/index.js'
-import { fixture, startDaemon, waitFor, type TestDaemon } from './harness.js'
+import { fixture, startDaemon, waitFor, type Daemon, type TestDaemon } from './harness.js'
 import { openStream, type TestStream } from './stream-harness.js'
 
 export type Reply = Extract<StreamMessage, { type: 'reply' }>
@@ -52,11 +52,7 @@ export interface Tab {
 }
 
 /** A tab subscribed to `session` (the default one unless given), able to answer confirmations. */
-export async function openTab(
-  daemon: TestDaemon,
-  readOnly = false,
-  session?: string,
-): Promise<Tab> {
+export async function openTab(daemon: Daemon, readOnly = false, session?: string): Promise<Tab> {
   const stream = await openStream(daemon)
   stream.send({ type: 'hello', client: { kind: 'webshell', label: 'App tab' }, readOnly })
   stream.send({ type: 'subscribe', session })
@@ -82,11 +78,7 @@ export async function openTab(
 }
 
 /** Calls `mcp_host_app_show` (read-only, so never confirmed): the call whose result is an App. */
-export async function appCall(
-  daemon: TestDaemon,
-  text = 'shown',
-  session?: string,
-): Promise<string> {
+export async function appCall(daemon: Daemon, text = 'shown', session?: string): Promise<string> {
   const response = await daemon.api('/call', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

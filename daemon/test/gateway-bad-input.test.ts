@@ -194,7 +194,7 @@ describe('bad input on /mcp', () => {
         await send('mcp_alpha_echo', { text: 42 }),
         200,
         -32602,
-        /^arguments for mcp_alpha_echo do not fit its input schema: arguments\/text must be string; see the tool's inputSchema in tools\/list$/,
+        /^arguments do not fit the tool's input schema: arguments\/text must be string; see its inputSchema in the tool list$/,
       )
       expectError(
         await send('mcp_alpha_echo', {}),
@@ -219,7 +219,7 @@ describe('bad input on /mcp', () => {
       expect(refusal).toMatchObject({ level: 'warning', client: { label: 'bad-input (gateway)' } })
     }
     expect(refusals.map((event) => (event as { message: string }).message)).toContain(
-      "gateway call to mcp_alpha_echo refused: arguments for mcp_alpha_echo do not fit its input schema: arguments must have required property 'text'; see the tool's inputSchema in tools/list",
+      "gateway call to mcp_alpha_echo refused: arguments do not fit the tool's input schema: arguments must have required property 'text'; see its inputSchema in the tool list",
     )
     // Arguments that fit reach the server, once.
     const fine = await modernCall('mcp_alpha_echo', { text: 'fits' })

@@ -3,14 +3,14 @@
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { expect } from 'vitest'
-import type { TestDaemon } from './harness.js'
+import type { Daemon } from './harness.js'
 
 export const MODERN = '2026-07-28'
 export const LEGACY = '2025-11-25'
 
 /** Creates a gateway token through `ferry gateway token create`, which prints it on stdout alone. */
 export async function createToken(
-  daemon: TestDaemon,
+  daemon: Daemon,
   name: string,
   args: string[] = [],
 ): Promise<string> {
@@ -19,7 +19,7 @@ export async function createToken(
   return created.stdout.trim()
 }
 
-export function mcpUrl(daemon: TestDaemon): string {
+export function mcpUrl(daemon: Daemon): string {
   return new URL('/mcp', daemon.info.url).href
 }
 
@@ -87,7 +87,7 @@ export interface PostOptions {
 
 /** One request to `/mcp` with `token` (none when null). */
 export async function mcp(
-  daemon: TestDaemon,
+  daemon: Daemon,
   token: string | null,
   options: PostOptions = {},
 ): Promise<McpAnswer> {
@@ -120,7 +120,7 @@ export function errorOf(answer: McpAnswer): { code: number; message: string; dat
 }
 
 /** Opens a legacy session by hand (initialize, initialized) and returns its id. */
-export async function openLegacySession(daemon: TestDaemon, token: string): Promise<string> {
+export async function openLegacySession(daemon: Daemon, token: string): Promise<string> {
   const opened = await mcp(daemon, token, { body: INITIALIZE })
   expect(opened.status, opened.text).toBe(200)
   const id = opened.headers.get('mcp-session-id')
@@ -146,7 +146,7 @@ export interface SdkClient {
 
 /** An SDK v2 client on `/mcp`: `legacy` speaks 2025-11-25 with a session, `auto` finds 2026-07-28. */
 export async function sdkClient(
-  daemon: TestDaemon,
+  daemon: Daemon,
   token: string,
   mode: 'legacy' | 'auto',
 ): Promise<SdkClient> {

@@ -105,20 +105,30 @@ export async function waitFor<T>(
   )
 }
 
+/** Runs the CLI; `input` is written to its stdin. */
 export function runCli(
   args: string[],
-  options: { env?: Record<string, string | undefined>; cwd?: string } = {},
+  options: { env?: Record<string, string | undefined>; cwd?: string; input?: string } = {},
 ): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [ferryBin, ...args],
-      { env: { ...process.env, ...options.env }, cwd: options.cwd, timeout: 60_000 },
+      {
+        env: { ...process.env, ...options.env },
+        cwd: options.cwd,
+        timeout: 60_000,
+        maxBuffer: 16 * 1024 * 1024,
+      },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 99
         resolve({ code, stdout, stderr })
       },
     )
+    if (options.input !== undefined) {
+      child.stdin?.on('error', () => {})
+      child.stdin?.end(options.input)
+    }
   })
 }
 

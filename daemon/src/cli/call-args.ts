@@ -1,4 +1,5 @@
-// Parses the JSON arguments of `ferry call`, with a message that shows what to type instead.
+// Parses the JSON arguments of `ferry call`, with a message that shows what to type instead, and
+// keeps their text as typed for the daemon, whose argument check judges them.
 
 import { ErrorCode, FerryError } from '../errors.js'
 
@@ -24,4 +25,20 @@ export function parseCallArgs(
     )
   }
   return parsed as Record<string, unknown>
+}
+
+/**
+ * The arguments' JSON text as typed (`{}` when none), once it is known to be a JSON object: sent
+ * as it is, so arguments nested deeper than a serialiser could write reach the daemon's check.
+ */
+export function callArgsText(raw: string | undefined): string {
+  parseCallArgs(raw)
+  return raw === undefined || raw.trim() === '' ? '{}' : raw.trim()
+}
+
+/** All of `input` (stdin, for `ferry call <tool> -`) as text. */
+export async function readAll(input: AsyncIterable<Buffer | string>): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of input) chunks.push(Buffer.from(chunk))
+  return Buffer.concat(chunks).toString('utf8')
 }

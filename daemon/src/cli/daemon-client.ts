@@ -7,6 +7,11 @@ import { ErrorCode, errorMessage, FerryError, type ErrorCode as Code } from '../
 import type { ErrorBody } from '../protocol/index.js'
 import { readRuntimeFile, type RuntimeInfo } from '../daemon/runtime-file.js'
 
+/** A body already written as JSON, sent as it is. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 /** The line that ends an NDJSON answer: the outcome, or why there is none. */
 export type FinalLine = { result: unknown } | ErrorBody
 
@@ -63,7 +68,12 @@ export async function connectDaemon(stateDir: string): Promise<DaemonClient> {
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
           ...(accept === undefined ? {} : { accept }),
         },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body:
+          body === undefined
+            ? undefined
+            : body instanceof JsonText
+              ? body.text
+              : JSON.stringify(body),
         signal: signal ?? null,
       })
     } catch (error) {

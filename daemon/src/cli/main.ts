@@ -117,7 +117,7 @@ export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) =
     .command('call')
     .description('call a tool and print its result')
     .argument('<tool>', 'qualified tool name, e.g. mcp_demo_echo')
-    .argument('[json-args]', 'arguments as a JSON object')
+    .argument('[json-args]', 'arguments as a JSON object; - reads them from stdin')
     .option('--json', 'print the CallToolResult exactly as the server returned it')
     .option('--timeout <ms>', 'timeout in ms, reset by progress', integer('--timeout', 1))
     .option('--session <id>', "session to call in (default: this workspace's default session)")

@@ -10,11 +10,11 @@ import type {
   ServerInfo,
   ToolInfo,
 } from '../protocol/index.js'
-import { parseCallArgs } from './call-args.js'
+import { callArgsText, readAll } from './call-args.js'
 import { CallInputs } from './call-inputs.js'
 import type { CliContext } from './context.js'
 import { canPrompt, OUTCOME_SAID, promptConfirmation } from './confirm-prompt.js'
-import { connectDaemon } from './daemon-client.js'
+import { connectDaemon, JsonText } from './daemon-client.js'
 import { formatResult, formatServers, formatTools } from './format.js'
 import { jsonText, terminalText } from './terminal-text.js'
 
@@ -43,19 +43,20 @@ export async function call(
   rawArgs: string | undefined,
   options: { json?: boolean; timeout?: number; session?: string; yes?: boolean },
 ): Promise<number> {
-  const args = parseCallArgs(rawArgs)
+  const args = callArgsText(rawArgs === '-' ? await readAll(process.stdin) : rawArgs)
   const client = await connectDaemon(ctx.stateDir)
   const interactive = options.yes !== true && canPrompt()
   const who = { kind: 'cli' as const, label: `ferry call (pid ${process.pid})` }
-  const body: CallRequest = {
+  const body: Omit<CallRequest, 'arguments'> = {
     tool,
-    arguments: args,
     interactive,
     client: who,
     ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
     ...(options.session === undefined ? {} : { session: options.session }),
     ...(options.yes === true ? { yes: true } : {}),
   }
+  // The arguments go as typed, so the daemon's check judges them however deep they nest.
+  const sent = new JsonText(`{"arguments":${args},${JSON.stringify(body).slice(1)}`)
   const inputs = interactive ? new CallInputs(client, who) : undefined
   // The confirmation is asked while the answer goes on being read, so one answered elsewhere closes.
   let asking: { controller: AbortController; done: Promise<void> } | undefined
@@ -71,7 +72,7 @@ export async function call(
   }
   // The client makes sure the answer ends with a result or an error line.
   const final = await client
-    .stream<CallStreamLine>('/call', body, (line) => {
+    .stream<CallStreamLine>('/call', sent, (line) => {
       if (inputs?.handle(line) === true) return
       if ('progress' in line && process.stderr.isTTY) {
         const { progress, total, message } = line.progress

@@ -21,7 +21,6 @@ import { errorMessage } from '../errors.js'
 import { MAX_BODY_BYTES } from '../http/guards.js'
 import { gatewayClientRef, SessionCancels } from './gateway-call.js'
 import { InFlight, revokedWhileRunning, type RequestConnection } from './in-flight.js'
-import { ArgumentCheck } from './argument-check.js'
 import { jsonRpcError, readMessage } from './request-body.js'
 import { gatewayServer, refused, type GatewayServerDeps } from './gateway-server.js'
 import { ClientView } from './client-view.js'
@@ -42,7 +41,7 @@ interface LegacySession {
   lastUsed: number
 }
 
-export interface GatewayDeps extends Omit<GatewayServerDeps, 'tasks' | 'argumentCheck'> {
+export interface GatewayDeps extends Omit<GatewayServerDeps, 'tasks'> {
   settings: () => GatewaySettings
 }
 
@@ -79,7 +78,6 @@ export class Gateway {
     const serverDeps = {
       ...deps,
       tasks: new GatewayTasks(deps),
-      argumentCheck: new ArgumentCheck(deps.log),
     }
     this.serverDeps = serverDeps
     const factory = (ctx: McpRequestContext) => gatewayServer(serverDeps, grantOf(ctx))

@@ -236,7 +236,11 @@ export async function gatewayCall(
           : `${view.nameOf(entry)} was cancelled in Ferry by ${by.label}`,
       )
     }
-    if (failure.code === ErrorCode.Internal) throw failure
+    // Arguments the call path refused are the client's to fix: MCP's Invalid params (see
+    // gateway-server.ts), never a tool result a model would read as the tool's own answer.
+    if (failure.code === ErrorCode.Internal || failure.code === ErrorCode.InvalidArguments) {
+      throw failure
+    }
     // A JSON-RPC error the server itself answered (a client capability it requires, arguments it
     // refuses) reaches the client as the server gave it, code and data included.
     const own: unknown = failure.code === ErrorCode.UpstreamError ? failure.cause : undefined
@@ -255,4 +259,9 @@ export function isUnknownTool(error: unknown): error is FerryError {
     error instanceof FerryError &&
     (error.code === ErrorCode.ToolNotFound || error.code === ErrorCode.Forbidden)
   )
+}
+
+/** Arguments the call path refused before recording the call: MCP's Invalid params too. */
+export function isRefusedArguments(error: unknown): error is FerryError {
+  return error instanceof FerryError && error.code === ErrorCode.InvalidArguments
 }

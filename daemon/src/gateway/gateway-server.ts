@@ -8,11 +8,11 @@ import type { Log } from '../log.js'
 import type { Sessions } from '../sessions/sessions.js'
 import type { GatewayElicitation } from './elicitation.js'
 import { version } from '../version.js'
-import type { ArgumentCheck } from './argument-check.js'
 import { ClientView } from './client-view.js'
 import {
   gatewayCall,
   gatewayClientRef,
+  isRefusedArguments,
   isUnknownTool,
   type SessionCancels,
 } from './gateway-call.js'
@@ -27,10 +27,9 @@ export interface GatewayServerDeps {
   webshellUrl: () => string
   tasks: GatewayTasks
   elicitation: GatewayElicitation
-  argumentCheck: ArgumentCheck
 }
 
-/** MCP's "Invalid params", which it gives for an unknown tool. */
+/** MCP's "Invalid params": an unknown tool, or arguments the call path refused. */
 const INVALID_PARAMS = -32602
 
 export const GATEWAY_INSTRUCTIONS = [
@@ -74,12 +73,6 @@ export function gatewayServer(
         await refused(deps, view, name, taskOnly.message)
         throw taskOnly
       }
-      const problem = deps.argumentCheck.problem(definition, args)
-      if (problem !== undefined) {
-        const message = `arguments for ${name} do not fit its input schema: ${problem}; see the tool's inputSchema in tools/list`
-        await refused(deps, view, name, message)
-        throw new ProtocolError(INVALID_PARAMS, message)
-      }
       return await deps.tasks.call(server, ctx, view, (watch) =>
         deps.elicitation.serve({
           ...deps,
@@ -93,7 +86,7 @@ export function gatewayServer(
         }),
       )
     } catch (error) {
-      if (!isUnknownTool(error)) throw error
+      if (!isUnknownTool(error) && !isRefusedArguments(error)) throw error
       await refused(deps, view, name, error.message)
       throw new ProtocolError(INVALID_PARAMS, error.message)
     }

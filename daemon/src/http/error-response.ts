@@ -24,6 +24,7 @@ const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   [ErrorCode.UpstreamError]: 502,
   [ErrorCode.Conflict]: 409,
   [ErrorCode.ConfirmationUnavailable]: 409,
+  [ErrorCode.InvalidArguments]: 422,
   [ErrorCode.InvalidInputAnswer]: 422,
   [ErrorCode.TooManyRequests]: 429,
   [ErrorCode.DaemonRunning]: 409,

@@ -2,7 +2,6 @@
 // call asks for, and what an answer says.
 
 import { z } from 'zod'
-import { MAX_ARGUMENTS_DEPTH, nestsDeeperThan } from '../sessions/event-bounds.js'
 
 export const clientSchema = z.object({
   kind: z.enum(['cli', 'attach', 'webshell', 'api']),
@@ -14,12 +13,8 @@ export const outcomeSchema = z.enum(['allow_once', 'allow_tool', 'allow_server',
 /** The fields of a tool call, wherever it comes from. */
 export const callFields = {
   tool: z.string().min(1),
-  arguments: z
-    .record(z.string(), z.unknown())
-    .refine((value) => !nestsDeeperThan(value, MAX_ARGUMENTS_DEPTH), {
-      message: `nested deeper than ${MAX_ARGUMENTS_DEPTH} levels, more than a transcript keeps; send flatter arguments`,
-    })
-    .optional(),
+  /** Their depth, size and schema are the call path's to check (sessions/argument-check.ts). */
+  arguments: z.record(z.string(), z.unknown()).optional(),
   timeoutMs: z.number().int().positive().optional(),
   id: z
     .string()

@@ -1,6 +1,6 @@
-// Runs tool calls inside sessions: the one path every client's call takes. It records the
-// request, passes the permission broker, runs the call on its connection (the server's questions
-// going to the input broker), and records progress and the outcome as transcript events.
+// Runs tool calls inside sessions: the one path every client's call takes. It checks the arguments,
+// records the request, passes the permission broker, runs the call on its connection (the server's
+// questions going to the input broker), and records progress and the outcome as transcript events.
 
 import { randomBytes } from 'node:crypto'
 import type { Ferry } from '../core/ferry.js'
@@ -9,6 +9,7 @@ import type { Log } from '../log.js'
 import type { CallToolResult, ClientRef, ConfirmationOutcome } from '../protocol/index.js'
 import type { ElicitationAsker } from '../mcp/call-asker.js'
 import type { RegistryEntry } from '../tools/registry.js'
+import { ArgumentCheck, type CallRequested } from './argument-check.js'
 import type { InputBroker } from './input-broker.js'
 import { UNANSWERABLE, type PermissionBroker, type ToolUnderCall } from './permission-broker.js'
 import type { Session } from './session.js'
@@ -65,13 +66,16 @@ export const DENIED_RESULT: CallToolResult = {
 
 export class CallRunner {
   private readonly running = new Map<string, Running>()
+  private readonly argumentCheck: ArgumentCheck
 
   constructor(
     private readonly ferry: Ferry,
     private readonly broker: PermissionBroker,
     private readonly inputs: InputBroker,
     private readonly log: Log,
-  ) {}
+  ) {
+    this.argumentCheck = new ArgumentCheck(log)
+  }
 
   newCallId(): string {
     return randomBytes(6).toString('hex')
@@ -84,6 +88,17 @@ export class CallRunner {
   ): Promise<{ callId: string; result: CallToolResult }> {
     const entry = this.lookup(input.tool, input)
     const callId = input.callId ?? this.newCallId()
+    const requested: CallRequested = {
+      type: 'call.requested',
+      callId,
+      tool: entry.name,
+      server: entry.server,
+      serverTool: entry.tool,
+      arguments: input.arguments,
+      ...(input.app === undefined ? {} : { app: { parentCallId: input.app.parentCallId } }),
+    }
+    // Refused before anything is recorded: what the person is shown is what the server would get.
+    this.argumentCheck.check(entry.definition, requested, input.client)
     if (this.running.has(callId)) {
       throw new FerryError(ErrorCode.Conflict, `a call with id ${callId} is already running`)
     }
@@ -91,18 +106,7 @@ export class CallRunner {
     const run: Running = { controller, session, client: input.client }
     this.running.set(callId, run)
     try {
-      await session.emit(
-        {
-          type: 'call.requested',
-          callId,
-          tool: entry.name,
-          server: entry.server,
-          serverTool: entry.tool,
-          arguments: input.arguments,
-          ...(input.app === undefined ? {} : { app: { parentCallId: input.app.parentCallId } }),
-        },
-        input.client,
-      )
+      await session.emit(requested, input.client)
       const call: ToolUnderCall = {
         tool: entry.name,
         server: entry.server,

@@ -2,7 +2,13 @@
 // nesting depth and size. An event over a bound is shortened, with a `[truncated: …]` marker in
 // place of what was dropped, so every client sees exactly what is stored.
 
-import type { CallToolResult, DisplayResult, TranscriptEvent } from '../protocol/index.js'
+import type {
+  CallToolResult,
+  ClientRef,
+  DisplayResult,
+  TranscriptEvent,
+  TranscriptEventBody,
+} from '../protocol/index.js'
 import { shorten } from './compact.js'
 
 /** Deepest nesting of objects and arrays kept in an event, counting the event itself as 1. */
@@ -29,7 +35,7 @@ export function boundEvent(event: TranscriptEvent): BoundedEvent {
   const bytes = Buffer.byteLength(json)
   if (bytes <= MAX_EVENT_BYTES) return { event: bounded, json }
 
-  const reason = `${size(bytes - MAX_EVENT_BYTES)} over the ${size(MAX_EVENT_BYTES)} event limit`
+  const reason = `${sizeText(bytes - MAX_EVENT_BYTES)} over the ${sizeText(MAX_EVENT_BYTES)} event limit`
   const truncated = bounded.truncated === undefined ? reason : `${bounded.truncated}; ${reason}`
   const shortened = { ...shortenPayload(bounded), truncated }
   const shortenedJson = JSON.stringify(shortened)
@@ -69,12 +75,35 @@ export function depthOf(json: string): number {
 /** The nesting a call's arguments may have: they sit one level inside their event. */
 export const MAX_ARGUMENTS_DEPTH = MAX_EVENT_DEPTH - 1
 
-/** True when objects and arrays in `value` nest deeper than `levels`, itself counting as 1. */
+/**
+ * True when objects and arrays in `value` nest deeper than `levels`, itself counting as 1. Read
+ * without recursion, so no nesting can overflow the stack; a cycle counts as too deep.
+ */
 export function nestsDeeperThan(value: unknown, levels: number): boolean {
   if (typeof value !== 'object' || value === null) return false
-  if (levels <= 0) return true
-  const children = Array.isArray(value) ? value : Object.values(value)
-  return children.some((child) => nestsDeeperThan(child, levels - 1))
+  // Only objects and arrays are kept to visit, each with its depth at the same index.
+  const pending: object[] = [value]
+  const depths: number[] = [1]
+  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
+    const depth = depths.pop() ?? 1
+    if (depth > levels) return true
+    const children = Array.isArray(item) ? (item as unknown[]) : Object.values(item)
+    for (const child of children) {
+      if (typeof child !== 'object' || child === null) continue
+      pending.push(child)
+      depths.push(depth + 1)
+    }
+  }
+  return false
+}
+
+/**
+ * The bytes `body` takes once stored as an event from `client`, its seq at the largest. Only for a
+ * body known to nest within the depth bound: JSON.stringify recurses.
+ */
+export function storedBytes(body: TranscriptEventBody, client: ClientRef | null): number {
+  const time = new Date().toISOString()
+  return Buffer.byteLength(JSON.stringify({ seq: Number.MAX_SAFE_INTEGER, time, client, ...body }))
 }
 
 /** A copy whose objects and arrays below the depth bound are replaced by a marker. */
@@ -130,7 +159,8 @@ function dropPayload(event: TranscriptEvent, reason: string): TranscriptEvent {
   }
 }
 
-function size(bytes: number): string {
+/** `bytes` for a message: `312 KiB`, `4.2 MiB`. */
+export function sizeText(bytes: number): string {
   if (bytes < 1024 * 1024) return `${Math.ceil(bytes / 1024)} KiB`
   const mib = bytes / (1024 * 1024)
   return `${mib.toFixed(1).replace(/\.0$/, '')} MiB`

@@ -1,6 +1,6 @@
 // JSON Schema checks with the SDK's bundled Ajv and formats, one compiled check per schema object:
-// a gateway call's arguments against its tool's input schema, and a person's answer against the
-// schema a server's elicitation asked for.
+// a call's arguments against its tool's input schema, and a person's answer against the schema a
+// server's elicitation asked for.
 
 import type { JsonSchemaType } from '@modelcontextprotocol/server'
 import {
@@ -12,6 +12,12 @@ import { errorMessage } from '../errors.js'
 
 /** Why a value does not fit, naming the field (`arguments/text must be string`), or undefined. */
 export type SchemaCheck = (value: unknown) => string | undefined
+
+/**
+ * How long the reason may grow: a value may break its schema in thousands of places (every item of
+ * a long array), and a message of megabytes says no more than its first problems do.
+ */
+export const MAX_PROBLEMS_TEXT = 1_000
 
 /**
  * A schema `pattern` is left to whoever receives the value: the values come from outside, and a
@@ -60,9 +66,7 @@ export class SchemaValidator {
       const validate = this.validator.getValidator(schema as JsonSchemaType)
       check = (value) => {
         const result = validate(value)
-        return result.valid
-          ? undefined
-          : result.errorMessage.replace(/(^|, )data/g, `$1${this.root}`)
+        return result.valid ? undefined : this.problems(result.errorMessage)
       }
     } catch (error) {
       this.onUncompiled(owner, errorMessage(error))
@@ -70,5 +74,13 @@ export class SchemaValidator {
     }
     this.checks.set(schema, check)
     return check
+  }
+
+  /** Ajv's reason with the value named `root`, cut after the whole problems that fit the bound. */
+  private problems(reason: string): string {
+    const named = reason.replace(/(^|, )data/g, `$1${this.root}`)
+    if (named.length <= MAX_PROBLEMS_TEXT) return named
+    const cut = named.lastIndexOf(`, ${this.root}`, MAX_PROBLEMS_TEXT)
+    return `${named.slice(0, cut > 0 ? cut : MAX_PROBLEMS_TEXT)}, and more`
   }
 }
