@@ -1,5 +1,5 @@
 // Asks for a confirmation on the caller's own terminal: once, always this tool, always this
-// server (for the session), or deny.
+// server (for the session), or deny; and plain yes-or-no questions.
 
 import { createInterface } from 'node:readline/promises'
 import type { ConfirmationOutcome } from '../protocol/index.js'
@@ -30,6 +30,17 @@ export async function promptConfirmation(
       const outcome = choices[answer.slice(0, 1)]
       if (outcome !== undefined) return outcome
     }
+  } finally {
+    rl.close()
+  }
+}
+
+/** A yes-or-no question on the terminal; only `y` or `yes` is yes. */
+export async function promptYesNo(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr })
+  try {
+    const answer = (await rl.question(terminalText(`${question} [y/N] `))).trim().toLowerCase()
+    return answer === 'y' || answer === 'yes'
   } finally {
     rl.close()
   }
