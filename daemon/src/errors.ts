@@ -22,6 +22,8 @@ export const ErrorCode = {
   ServerCrashed: 'server_crashed',
   UpstreamError: 'upstream_error',
   Conflict: 'conflict',
+  /** A workspace entry, or a file it runs, changed since it was shown for approval (409). */
+  ApprovalChanged: 'approval_changed',
   ConfirmationUnavailable: 'confirmation_unavailable',
   /**
    * A call's arguments refused before anything of the call is recorded: nested or sized beyond what

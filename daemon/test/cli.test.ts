@@ -23,6 +23,7 @@ import {
 afterEach(cleanupWithDetached)
 
 const SERVER_KEYS = [
+  'approval',
   'era',
   'error',
   'name',
@@ -102,6 +103,7 @@ describe('ferry servers', () => {
       toolCount: 6,
       error: null,
       restartCount: 0,
+      approval: null,
     })
     expect(rows[1]).toMatchObject({
       name: 'bad',

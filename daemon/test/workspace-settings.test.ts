@@ -5,7 +5,11 @@ import { existsSync } from 'node:fs'
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { StatusResponse, WorkspaceApproveResponse } from '../src/protocol/index.js'
+import type {
+  StatusResponse,
+  WorkspaceApproveResponse,
+  WorkspaceResponse,
+} from '../src/protocol/index.js'
 import {
   adoptDetached,
   cleanupWithDetached,
@@ -61,18 +65,18 @@ describe('settings from a repository', () => {
     expect(JSON.parse(status)).toMatchObject({ awaitingApproval: ['repo'] })
 
     const listed = await daemon.cli(['workspace'])
-    expect(listed).toMatchObject({ code: 0, stdout: `repo: ${waiting.error}\n` })
+    expect(listed.code).toBe(0)
+    expect(listed.stdout).toContain(`repo waits for your approval\n`)
+    expect(listed.stdout).not.toContain(SECRET)
     const unknown = await daemon.cli(['workspace', 'approve', 'nope'])
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toBe(
       'ferry: no server named "nope" in the settings; run `ferry workspace` to list what waits for approval\n',
     )
 
-    const approved = await daemon.cli(['workspace', 'approve'])
-    expect(approved).toMatchObject({
-      code: 0,
-      stdout: `Approved from ${workspaceFile(daemon)}: repo\n`,
-    })
+    const approved = await daemon.cli(['workspace', 'approve', '--yes'])
+    expect(approved.code).toBe(0)
+    expect(approved.stdout).toContain(`\nApproved from ${workspaceFile(daemon)}: repo\n`)
     await daemon.waitForStatus('repo', 'ready')
     expect(existsSync(marker)).toBe(true)
     const env = await daemon.cli(['call', 'mcp_repo_env', '{}', '--json'])
@@ -98,7 +102,7 @@ describe('settings from a repository', () => {
       workspaceSettings: { mcpServers: { repo: markingServer(first) } },
     })
     await daemon.waitForStatus('repo', 'awaiting_approval')
-    expect((await daemon.cli(['workspace', 'approve', 'repo'])).code).toBe(0)
+    expect((await daemon.cli(['workspace', 'approve', 'repo', '--yes'])).code).toBe(0)
     await daemon.waitForStatus('repo', 'ready')
 
     await writeFile(
@@ -129,10 +133,13 @@ describe('settings from a repository', () => {
     expect(existsSync(mine)).toBe(false)
     expect(existsSync(theirs)).toBe(false)
 
+    const shown = (await (await daemon.api('/workspace')).json()) as WorkspaceResponse
     const response = await daemon.api('/workspace/approve', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ servers: ['tools'] }),
+      body: JSON.stringify({
+        entries: shown.waiting.map(({ name, digest }) => ({ name, digest })),
+      }),
     })
     expect(response.status).toBe(200)
     const body = (await response.json()) as WorkspaceApproveResponse
@@ -152,7 +159,7 @@ describe('settings from a repository', () => {
       workspaceSettings: settings,
     })
     await first.waitForStatus('repo', 'awaiting_approval')
-    expect((await first.cli(['workspace', 'approve'])).code).toBe(0)
+    expect((await first.cli(['workspace', 'approve', '--yes'])).code).toBe(0)
     await first.waitForStatus('repo', 'ready')
     await first.stop()
 

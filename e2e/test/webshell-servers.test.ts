@@ -1,8 +1,9 @@
 // The servers panel in a real browser: a failed server shows its error and stderr tail, the
 // reconnect button brings it back once the fault is fixed, and a workspace server waits for the
-// Approve button.
+// Approve button, which approves the entry exactly as the panel shows it.
 
 import { existsSync } from 'node:fs'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
@@ -13,6 +14,7 @@ import {
   stdioServerPath,
   tempDir,
 } from '../../daemon/test/harness.js'
+import { startInProcess } from '../../daemon/test/in-process.js'
 import { openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
@@ -79,6 +81,10 @@ describe('the servers panel', () => {
     const row = page.locator('[data-testid="server-repo"][data-status="awaiting_approval"]')
     await row.waitFor()
     expect(await row.getByTestId('server-error').textContent()).toBe(waiting.error)
+    expect(await row.getByTestId('approval-command').textContent()).toBe(process.execPath)
+    expect(await row.getByTestId('approval-args').textContent()).toBe(
+      JSON.stringify([stdioServerPath, '--spawn-log', marker]),
+    )
     expect(await row.getByRole('button', { name: 'Reconnect' }).count()).toBe(0)
     expect(existsSync(marker)).toBe(false)
 
@@ -87,6 +93,53 @@ describe('the servers panel', () => {
     expect(existsSync(marker)).toBe(true)
     expect(await page.getByTestId('summary').textContent()).toBe('Servers 1/1 ready')
     expect(errors, errors.join('\n')).toEqual([])
+    await page.close()
+  })
+
+  it('does not approve an entry that changed between showing it and the click, and shows it anew', async () => {
+    const dir = await tempDir()
+    const looked = join(dir, 'looked-at.jsonl')
+    const rewritten = join(dir, 'rewritten.jsonl')
+    const entry = (marker: string) => ({
+      command: process.execPath,
+      args: [stdioServerPath, '--spawn-log', marker],
+    })
+    const daemon = await startInProcess(null, {
+      workspaceSettings: { mcpServers: { repo: entry(looked) } },
+    })
+    await daemon.waitForStatus('repo', 'awaiting_approval')
+
+    const { page, errors } = await openPage(browser())
+    await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
+    const row = page.getByTestId('server-repo')
+    const args = row.getByTestId('approval-args')
+    await args.waitFor()
+    expect(await args.textContent()).toContain(looked)
+
+    // The repository rewrites its entry while the person reads it.
+    await writeFile(
+      join(daemon.workspace, '.ferry', 'settings.json'),
+      JSON.stringify({ mcpServers: { repo: entry(rewritten) } }),
+    )
+    await row.getByRole('button', { name: 'Approve' }).click()
+    const alert = row.getByRole('alert')
+    await alert.waitFor({ timeout: 10_000 })
+    expect(await alert.textContent()).toBe(
+      'nothing was approved: "repo" changed since it was shown (the entry, or a workspace file it ' +
+        'runs); it still waits: run `ferry workspace` to review again',
+    )
+    await row.getByTestId('approval-args').filter({ hasText: rewritten }).waitFor()
+    expect(await row.getAttribute('data-status')).toBe('awaiting_approval')
+    expect(existsSync(rewritten)).toBe(false)
+    expect(existsSync(looked)).toBe(false)
+
+    await row.getByRole('button', { name: 'Approve' }).click()
+    await page.locator('[data-testid="server-repo"][data-status="ready"]').waitFor()
+    expect(existsSync(rewritten)).toBe(true)
+    expect(existsSync(looked)).toBe(false)
+    // The browser reports the refused request itself; nothing else may go wrong.
+    const unexpected = errors.filter((message) => !message.includes('status of 409'))
+    expect(unexpected, unexpected.join('\n')).toEqual([])
     await page.close()
   })
 })

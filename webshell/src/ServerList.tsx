@@ -1,14 +1,17 @@
 // The servers column of the navigation: every server, or one, picked for the panes; per server a
 // status pill, its era and protocol, tool count, the last error in plain words, the tail of its
-// stderr on request, a reconnect button, and an approve button for a workspace server that waits
-// for the person's approval. While Ferry is not answering, no status is claimed.
+// stderr on request, a reconnect button, and for a workspace server that waits for the person's
+// approval, the entry as it would run and an Approve button that approves exactly that. While Ferry
+// is not answering, no status is claimed.
 
 import { useState } from 'preact/hooks'
 import type {
   LogsResponse,
   ServerInfo,
+  WorkspaceApproveRequest,
   WorkspaceApproveResponse,
 } from '../../daemon/src/protocol/index.js'
+import { ApprovalDetails } from './ApprovalDetails.js'
 import { useShell } from './store/shell-context.js'
 import { NOT_ANSWERING } from './store/shell-store.js'
 
@@ -45,12 +48,16 @@ function ServerRow({
       await controller.loadServers()
       setStderr(null)
     })
-  const approve = () =>
+  // The digest of the description on screen: an entry changed since is refused, and the list then
+  // shows it as it is now.
+  const approve = (digest: string) =>
     run(async () => {
-      await controller.api<WorkspaceApproveResponse>('/workspace/approve', 'POST', {
-        servers: [server.name],
-      })
-      await controller.loadServers()
+      const body: WorkspaceApproveRequest = { entries: [{ name: server.name, digest }] }
+      try {
+        await controller.api<WorkspaceApproveResponse>('/workspace/approve', 'POST', body)
+      } finally {
+        await controller.loadServers()
+      }
     })
   const showStderr = () =>
     run(async () =>
@@ -100,8 +107,13 @@ function ServerRow({
           Show stderr
         </button>
       )}
-      {server.status === 'awaiting_approval' && (
-        <button type="button" disabled={busy || stale} onClick={() => void approve()}>
+      {server.approval !== null && <ApprovalDetails entry={server.approval} />}
+      {server.approval !== null && (
+        <button
+          type="button"
+          disabled={busy || stale}
+          onClick={() => server.approval !== null && void approve(server.approval.digest)}
+        >
           {busy ? 'Approving…' : 'Approve'}
         </button>
       )}

@@ -1,5 +1,6 @@
 // Asks for a confirmation on the caller's own terminal: once, always this tool, always this
-// server (for the session), or deny. The prompt closes at once when someone else answers first.
+// server (for the session), or deny, closed at once when someone else answers first; and plain
+// yes-or-no questions.
 
 import { createInterface } from 'node:readline/promises'
 import type { ConfirmationOutcome } from '../protocol/index.js'
@@ -43,6 +44,17 @@ export async function promptConfirmation(
   } catch (error) {
     if (signal.aborted) return undefined
     throw error
+  } finally {
+    rl.close()
+  }
+}
+
+/** A yes-or-no question on the terminal; only `y` or `yes` is yes. */
+export async function promptYesNo(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr })
+  try {
+    const answer = (await rl.question(terminalText(`${question} [y/N] `))).trim().toLowerCase()
+    return answer === 'y' || answer === 'yes'
   } finally {
     rl.close()
   }

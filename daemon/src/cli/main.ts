@@ -137,13 +137,21 @@ export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) =
     .action(() => run(async (c) => (await serverCommands()).reload(c)))
   const workspace = program
     .command('workspace')
-    .description("list the servers this workspace's settings define that wait for your approval")
+    .description(
+      "show the servers this workspace's settings define that wait for your approval, as they would run",
+    )
     .action(() => run(async (c) => (await workspaceCommands()).listWaiting(c)))
   workspace
     .command('approve')
-    .description('approve workspace servers as they are written now, and start them')
-    .argument('[servers...]', 'server names (default: every one that waits)')
-    .action((names: string[]) => run(async (c) => (await workspaceCommands()).approve(c, names)))
+    .description('approve workspace servers exactly as shown, and start them')
+    .argument(
+      '[servers...]',
+      'NAME@DIGEST as `ferry workspace` shows it, or a name to show and ask about (default: every one that waits)',
+    )
+    .option('-y, --yes', 'approve what is shown without asking')
+    .action((names: string[], options: { yes?: boolean }) =>
+      run(async (c) => (await workspaceCommands()).approve(c, names, options)),
+    )
   program
     .command('mcp')
     .description('be an MCP server on stdio for a host, relaying to Ferry (starts Ferry if needed)')

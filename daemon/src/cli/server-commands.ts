@@ -16,11 +16,20 @@ import type { CliContext } from './context.js'
 import { canPrompt, OUTCOME_SAID, promptConfirmation } from './confirm-prompt.js'
 import { connectDaemon, JsonText } from './daemon-client.js'
 import { formatResult, formatServers, formatTools } from './format.js'
+import { formatWaiting } from './format-approval.js'
 import { jsonText, terminalText } from './terminal-text.js'
 
 export async function servers(ctx: CliContext, json: boolean): Promise<number> {
   const list = await (await connectDaemon(ctx.stateDir)).get<ServerInfo[]>('/servers')
-  ctx.out(json ? jsonText(list, 2) : formatServers(list))
+  if (json) {
+    ctx.out(jsonText(list, 2))
+    return 0
+  }
+  // A waiting entry shows as it would run, so the table never hides what an approval starts.
+  const waiting = list.flatMap((server) => (server.approval === null ? [] : [server.approval]))
+  ctx.out(
+    [formatServers(list), ...waiting.map((entry) => formatWaiting(entry).join('\n'))].join('\n\n'),
+  )
   return 0
 }
 

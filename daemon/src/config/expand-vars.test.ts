@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { expandVars } from './expand-vars.js'
+import { expandVars, variablesIn } from './expand-vars.js'
 
 const env = { HOME: '/home/me', EMPTY: '', TOKEN: 'abc' }
 
@@ -58,5 +58,15 @@ describe('expandVars', () => {
 
   it('never resolves names from the object prototype', () => {
     expect(expandVars('$constructor', {})).toEqual({ ok: false, variable: 'constructor' })
+  })
+})
+
+describe('variablesIn', () => {
+  it('names every environment variable a value would read, once, and no placeholder or input', () => {
+    expect(
+      variablesIn(
+        '$A ${B} ${env:C} ${D:-x} $$E ${workspaceFolder} ${userHome} ${input:key} $A ${F',
+      ),
+    ).toEqual(['A', 'B', 'C', 'D'])
   })
 })

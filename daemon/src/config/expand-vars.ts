@@ -115,3 +115,40 @@ function ownString(map: Readonly<Record<string, unknown>>, key: string): string 
   const value = map[key]
   return typeof value === 'string' ? value : undefined
 }
+
+/**
+ * The environment variables `input` would read, in order and without repeats, without reading any:
+ * what a person is shown before a workspace entry may expand them. Editor placeholders and inputs
+ * are not environment variables and are left out.
+ */
+export function variablesIn(input: string): string[] {
+  const names: string[] = []
+  for (let i = input.indexOf('$'); i !== -1; i = input.indexOf('$', i)) {
+    const next = input[i + 1]
+    if (next === '$') {
+      i += 2
+      continue
+    }
+    let name: string | undefined
+    if (next === '{') {
+      const close = input.indexOf('}', i + 2)
+      if (close === -1) break
+      const inner = input.slice(i + 2, close)
+      name = PLACEHOLDERS.has(inner) ? undefined : BRACED.exec(inner)?.[1]
+      i = close + 1
+    } else {
+      name = BARE_NAME.exec(input.slice(i + 1))?.[0]
+      i += 1 + (name?.length ?? 0)
+    }
+    if (name !== undefined && !names.includes(name)) names.push(name)
+  }
+  return names
+}
+
+const PLACEHOLDERS: ReadonlySet<string> = new Set([
+  'workspaceFolder',
+  'workspaceFolderBasename',
+  'pathSeparator',
+  '/',
+  'userHome',
+])

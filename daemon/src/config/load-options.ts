@@ -1,5 +1,7 @@
 // The inputs the settings loader needs from its caller, so it never reads process state itself.
 
+import type { StoredApproval } from './approval-store.js'
+
 export interface LoadOptions {
   /** Directory whose `.ferry/settings.json` is the workspace file; relative paths resolve here. */
   cwd: string
@@ -9,8 +11,8 @@ export interface LoadOptions {
   env: Record<string, string | undefined>
   homeDir: string
   /**
-   * The stored approvals of this workspace: server name → fingerprint of the entry as written.
-   * A workspace entry starts only when its current fingerprint is here.
+   * The stored approvals of this workspace by server name. A workspace entry starts only when its
+   * approval names the entry as it is described now.
    */
-  approvals?: Readonly<Record<string, string>> | undefined
+  approvals?: Readonly<Record<string, StoredApproval>> | undefined
 }

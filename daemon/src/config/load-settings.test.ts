@@ -39,7 +39,9 @@ async function loadApproved(options: LoadOptions): Promise<Settings> {
   const first = await loadSettings(options)
   const approvals = Object.fromEntries(
     first.servers.flatMap((s) =>
-      s.state === 'awaiting_approval' ? [[s.name, s.approvalFingerprint]] : [],
+      s.state === 'awaiting_approval'
+        ? [[s.name, { digest: s.description.digest, files: s.description.files }]]
+        : [],
     ),
   )
   return loadSettings({ ...options, approvals })

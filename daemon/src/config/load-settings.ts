@@ -2,14 +2,24 @@
 // and resolves every server to enabled, disabled, invalid or awaiting approval. Falls back to the
 // demo server.
 
+import { resolve } from 'node:path'
+import { checkApproval } from './approval-check.js'
 import { DEFAULT_GATEWAY } from './defaults.js'
 import { demoSettings } from './demo-settings.js'
-import { canonicalJson, rawFingerprint } from './fingerprint.js'
+import { describeEntry } from './describe-entry.js'
+import { canonicalJson } from './fingerprint.js'
 import type { LoadOptions } from './load-options.js'
 import { readSettingsFile, type SettingsFile } from './read-settings-file.js'
-import { resolveServer } from './resolve-server.js'
+import { resolveServer, type ResolveInput } from './resolve-server.js'
 import { settingsPaths } from './settings-paths.js'
-import type { FileWithoutServers, GatewaySettings, ServerEntry, Settings } from './types.js'
+import type { WorkspaceEntry } from '../protocol/workspace.js'
+import type {
+  FileWithoutServers,
+  GatewaySettings,
+  ServerEntry,
+  Settings,
+  WorkspaceApproval,
+} from './types.js'
 
 interface Source {
   raw: unknown
@@ -79,7 +89,27 @@ export async function loadSettings(options: LoadOptions): Promise<Settings> {
     const needsApproval =
       fromWorkspace &&
       (replaced === undefined || canonicalJson(replaced.raw) !== canonicalJson(raw))
-    const fingerprint = needsApproval ? rawFingerprint(raw) : undefined
+    const describe = () =>
+      describeEntry({
+        name,
+        raw,
+        file,
+        overrides: replaced?.file,
+        workspace: resolve(options.cwd),
+        userHome: options.homeDir,
+        path: options.env.PATH,
+      })
+    let approval: ResolveInput['approval']
+    let approved: WorkspaceApproval | undefined
+    if (needsApproval) {
+      const description = await describe()
+      const record = Object.hasOwn(approvals, name) ? approvals[name] : undefined
+      const check = checkApproval(record, description, raw)
+      approval = check.approved
+        ? { approved: true, description }
+        : { approved: false, description: { ...description, lapsed: check.lapsed } }
+      if (check.approved) approved = recheckable(description, raw, describe)
+    }
     const resolved = await resolveServer({
       name,
       raw,
@@ -88,16 +118,11 @@ export async function loadSettings(options: LoadOptions): Promise<Settings> {
       placeholders: { workspaceFolder: options.cwd, userHome: options.homeDir, inputs },
       inputDescriptions,
       policy: { allowed, excluded },
-      ...(fingerprint === undefined
-        ? {}
-        : {
-            approval: {
-              fingerprint,
-              approved: Object.hasOwn(approvals, name) && approvals[name] === fingerprint,
-              overrides: replaced?.file,
-            },
-          }),
+      ...(approval === undefined ? {} : { approval }),
     })
+    if (resolved.entry.state === 'enabled' && approved !== undefined) {
+      resolved.entry.approval = approved
+    }
     // A repository must not be able to switch confirmations off: only the user's own settings
     // (or an explicit --config file) may trust a server.
     const entry = resolved.entry
@@ -118,6 +143,25 @@ export async function loadSettings(options: LoadOptions): Promise<Settings> {
     workspaceFile: paths.workspace,
     filesWithoutServers: filesWithoutServers(files, servers, entries),
     gateway,
+  }
+}
+
+/** The approval an entry started under, and how to tell, before a later start, that it still holds. */
+function recheckable(
+  description: WorkspaceEntry,
+  raw: unknown,
+  describe: () => Promise<WorkspaceEntry>,
+): WorkspaceApproval {
+  const record = { digest: description.digest, files: description.files }
+  return {
+    digest: description.digest,
+    recheck: async () => {
+      const now = await describe()
+      const check = checkApproval(record, now, raw)
+      return check.approved
+        ? undefined
+        : (check.lapsed ?? 'its entry changed since you approved it')
+    },
   }
 }
 

@@ -16,6 +16,7 @@ import { formatIssue, formatPath, isPlainObject, unknownKeyWarnings } from './fo
 import { matchesAny } from './matches-any.js'
 import { serverKeys, serverSchema } from './server-schema.js'
 import type { ServerEntry, TransportKind } from './types.js'
+import type { WorkspaceEntry } from '../protocol/workspace.js'
 
 export interface ServerPolicy {
   /** Every present `mcp.allowed` list; a server must match each of them. */
@@ -32,11 +33,7 @@ export interface ResolveInput {
   inputDescriptions: ReadonlyMap<string, string>
   policy: ServerPolicy
   /** Set for an entry from the workspace file: it starts only once approved. */
-  approval?: {
-    fingerprint: string
-    approved: boolean
-    overrides: string | undefined
-  }
+  approval?: { description: WorkspaceEntry; approved: boolean }
 }
 
 export async function resolveServer(
@@ -55,10 +52,12 @@ export async function resolveServer(
   // Nothing of a workspace entry is validated, expanded or read before it is approved: its `${VAR}`s
   // could carry the daemon's secrets to a program the person never agreed to run.
   if (input.approval !== undefined && !input.approval.approved) {
-    const { fingerprint: approvalFingerprint, overrides } = input.approval
+    const { description } = input.approval
+    const overrides = description.overrides ?? undefined
     const replacing = overrides === undefined ? '' : `, replacing your entry in ${overrides}`
+    const lapsed = description.lapsed === null ? '' : `${description.lapsed}; `
     const message =
-      `defined in ${input.file} (this workspace)${replacing}; ` +
+      `defined in ${input.file} (this workspace)${replacing}; ${lapsed}` +
       `run \`ferry workspace approve ${name}\` to start it`
     return {
       entry: {
@@ -67,7 +66,7 @@ export async function resolveServer(
         transport: guessTransport(raw),
         file: input.file,
         overrides,
-        approvalFingerprint,
+        description,
         message,
       },
       warnings: [],

@@ -1,6 +1,7 @@
 // The validated, expanded shape of Ferry's settings: what the rest of the daemon consumes.
 
 import type { LogLevel } from '../protocol/observe.js'
+import type { WorkspaceEntry } from '../protocol/workspace.js'
 
 export type TransportKind = 'stdio' | 'streamable-http' | 'sse'
 export type VersionNegotiation = 'legacy' | 'auto'
@@ -55,6 +56,8 @@ export type ServerEntry =
       config: ServerConfig
       /** Hash of the fields that shape the connection (not timeout, trust or tool filters). */
       fingerprint: string
+      /** Set for an approved workspace entry: checked again before each start of its process. */
+      approval?: WorkspaceApproval
     }
   | { name: string; state: 'disabled'; transport: TransportKind | null; reason: string }
   | { name: string; state: 'invalid'; transport: TransportKind | null; error: string }
@@ -66,10 +69,17 @@ export type ServerEntry =
       file: string
       /** The user file whose entry of the same name it replaces, if any. */
       overrides: string | undefined
-      /** Hash of the entry as written, before any expansion; what an approval names. */
-      approvalFingerprint: string
+      /** The entry as it would run, with the digest an approval names. */
+      description: WorkspaceEntry
       message: string
     }
+
+/** What an approved workspace entry was approved as, and how to tell whether that still holds. */
+export interface WorkspaceApproval {
+  digest: string
+  /** Why the approval no longer holds (a file it runs changed); undefined while it does. */
+  recheck: () => Promise<string | undefined>
+}
 
 /** A settings file that was read, but from which no server could be taken. */
 export interface FileWithoutServers {

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { APPROVALS_FILE, ApprovalStore } from './approval-store.js'
 import { loadSettings } from './load-settings.js'
 import type { LoadOptions } from './load-options.js'
+import type { WorkspaceEntry } from '../protocol/workspace.js'
 import type { ServerEntry } from './types.js'
 
 const dirs: string[] = []
@@ -83,8 +84,9 @@ describe('workspace entries and approval', () => {
     const options = await sandbox()
     const entry = { command: 'node', args: ['server.js', '${SECRET}'] }
     await write(options.workspaceFile, { mcpServers: { repo: entry } })
-    const fingerprint = waiting((await loadSettings(options)).servers[0]).approvalFingerprint
-    const approved = await loadSettings({ ...options, approvals: { repo: fingerprint } })
+    const { digest, files } = waiting((await loadSettings(options)).servers[0]).description
+    const approvals = { repo: { digest, files } }
+    const approved = await loadSettings({ ...options, approvals })
     expect(approved.servers[0]).toMatchObject({
       state: 'enabled',
       config: { args: ['server.js', SECRET] },
@@ -92,8 +94,12 @@ describe('workspace entries and approval', () => {
     await write(options.workspaceFile, {
       mcpServers: { repo: { ...entry, args: ['other.js', '${SECRET}'] } },
     })
-    const changed = await loadSettings({ ...options, approvals: { repo: fingerprint } })
-    expect(waiting(changed.servers[0]).approvalFingerprint).not.toBe(fingerprint)
+    const changed = waiting((await loadSettings({ ...options, approvals })).servers[0])
+    expect(changed.description.digest).not.toBe(digest)
+    expect(changed.description.lapsed).toBe('its entry changed since you approved it')
+    expect(changed.message).toBe(
+      `defined in ${options.workspaceFile} (this workspace); its entry changed since you approved it; run \`ferry workspace approve repo\` to start it`,
+    )
     expect(JSON.stringify(changed)).not.toContain(SECRET)
   })
 
@@ -132,23 +138,53 @@ describe('workspace entries and approval', () => {
   })
 })
 
+const workspaceFile = { path: '/p/run.sh', sha256: 'ab'.repeat(32), unreadable: null }
+
+/** An entry as the person was shown it, with `digest`. */
+function shown(name: string, digest: string): WorkspaceEntry {
+  return {
+    name,
+    file: '/p/.ferry/settings.json',
+    overrides: null,
+    transport: 'stdio',
+    command: './run.sh',
+    args: [],
+    cwd: null,
+    url: null,
+    env: [],
+    headers: [],
+    envFile: null,
+    variables: [],
+    files: [workspaceFile],
+    digest,
+    lapsed: null,
+  }
+}
+
 describe('ApprovalStore', () => {
   it('keeps approvals by workspace and name in a 0600 file, replacing it whole', async () => {
     const stateDir = await mkdtemp(join(tmpdir(), 'ferry-approvals-'))
     dirs.push(stateDir)
-    const store = new ApprovalStore(stateDir)
-    expect(await store.forWorkspace('/p')).toEqual({})
-    await store.approve('/p', { a: 'f1' })
-    await store.approve('/p', { b: 'f2' })
-    await store.approve('/q', { a: 'f3' })
-    await store.approve('/p', { a: 'f4' })
-    expect(await store.forWorkspace('/p')).toEqual({ a: 'f4', b: 'f2' })
-    expect(await new ApprovalStore(stateDir).forWorkspace('/q')).toEqual({ a: 'f3' })
     const file = join(stateDir, APPROVALS_FILE)
+    // A record from before approvals bound files: kept as it was when others are written.
+    await writeFile(file, JSON.stringify({ '/p': { old: 'f0' } }))
+    const store = new ApprovalStore(stateDir)
+    expect(await store.forWorkspace('/none')).toEqual({})
+    await store.approve('/p', [shown('a', 'f1')])
+    await store.approve('/p', [shown('b', 'f2')])
+    await store.approve('/q', [shown('a', 'f3')])
+    await store.approve('/p', [shown('a', 'f4')])
+    const record = (digest: string) => ({ digest, files: [workspaceFile] })
+    expect(await store.forWorkspace('/p')).toEqual({
+      old: { legacy: 'f0' },
+      a: record('f4'),
+      b: record('f2'),
+    })
+    expect(await new ApprovalStore(stateDir).forWorkspace('/q')).toEqual({ a: record('f3') })
     expect((await stat(file)).mode & 0o777).toBe(0o600)
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
-      '/p': { a: 'f4', b: 'f2' },
-      '/q': { a: 'f3' },
+      '/p': { old: 'f0', a: record('f4'), b: record('f2') },
+      '/q': { a: record('f3') },
     })
   })
 

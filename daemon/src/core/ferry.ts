@@ -13,7 +13,7 @@ import { resolve } from 'node:path'
 import { ApprovalStore, loadSettings, type LoadOptions } from '../config/index.js'
 import { DEFAULT_APP_RESOURCE_TIMEOUT_MS } from '../config/defaults.js'
 import type { ServerConfig, Settings } from '../config/types.js'
-import { ErrorCode, FerryError } from '../errors.js'
+import { ErrorCode, FerryError, errorMessage } from '../errors.js'
 import type { Log } from '../log.js'
 import type { CallOptions, Connection } from '../mcp/connection.js'
 import type { Discovered } from '../mcp/discovery.js'
@@ -27,9 +27,13 @@ import type {
   ServerInfo,
   ServerStatus,
   ToolInfo,
+  WorkspaceApproveRequest,
   WorkspaceApproveResponse,
+  WorkspaceEntry,
+  WorkspaceResponse,
 } from '../protocol/index.js'
 import { qualifiedPrompts, resourceInfos, type NamedPrompt } from './offerings.js'
+import { approvalsLapsed, pickAsShown, waitingEntries } from './workspace-approval.js'
 import { buildRegistry, isModelVisible, toToolInfo, type RegistryEntry } from '../tools/registry.js'
 import { plainQualifiedName } from '../tools/qualified-names.js'
 
@@ -93,6 +97,13 @@ export class Ferry {
       onResourceUpdated: (server, uri) => {
         for (const listener of this.updateListeners) listener(server, uri)
       },
+      onApprovalLapsed: (server, reason) => {
+        options.log({ kind: 'workspace.approval_lapsed', server, reason })
+        // The reload makes the entry wait, visibly, and says why in every transcript.
+        this.oneAtATime(() => this.reload()).catch((error: unknown) =>
+          options.log({ kind: 'settings.reload_failed', error: errorMessage(error) }),
+        )
+      },
     })
   }
 
@@ -115,50 +126,46 @@ export class Ferry {
   }
 
   /**
-   * Approves waiting workspace entries (all of them when `names` is absent) as they are written
-   * now, stores the approvals and applies the settings. A name that does not wait is an error, and
-   * then nothing is approved.
+   * The workspace file's waiting entries (all, or those named) as written now, read afresh; nothing
+   * is applied.
    */
-  approveWorkspace(names: string[] | undefined): Promise<WorkspaceApproveResponse> {
-    const run = this.approving.then(async () => {
+  async workspaceEntries(names: readonly string[] = []): Promise<WorkspaceResponse> {
+    return waitingEntries(await loadWithApprovals(this.options.load, this.approvals), names)
+  }
+
+  /**
+   * Approves waiting workspace entries, each only if it is still described by the digest that was
+   * shown, stores the approvals and applies the settings. When any named entry does not wait or
+   * has changed, nothing is approved; a change is applied first, so every surface shows the entry
+   * as it is now.
+   */
+  approveWorkspace(request: WorkspaceApproveRequest['entries']): Promise<WorkspaceApproveResponse> {
+    return this.oneAtATime(async () => {
       const current = await loadWithApprovals(this.options.load, this.approvals)
-      const waiting = new Map(
-        current.servers.flatMap((entry) =>
-          entry.state === 'awaiting_approval' ? [[entry.name, entry] as const] : [],
-        ),
-      )
-      for (const name of names ?? []) {
-        if (waiting.has(name)) continue
-        const entry = current.servers.find((candidate) => candidate.name === name)
-        throw new FerryError(
-          entry === undefined ? ErrorCode.NotFound : ErrorCode.Conflict,
-          entry === undefined
-            ? `no server named "${name}" in the settings; run \`ferry workspace\` to list what waits for approval`
-            : `server "${name}" does not wait for approval (it is ${entry.state})`,
-        )
+      let chosen: WorkspaceEntry[]
+      try {
+        chosen = pickAsShown(current, request)
+      } catch (error) {
+        if (error instanceof FerryError && error.code === ErrorCode.ApprovalChanged) {
+          await this.reload()
+        }
+        throw error
       }
-      const chosen = names === undefined ? [...waiting.keys()] : [...new Set(names)]
-      if (chosen.length > 0) {
-        await this.approvals.approve(
-          this.workspace,
-          Object.fromEntries(
-            chosen.map((name) => [name, waiting.get(name)?.approvalFingerprint ?? '']),
-          ),
-        )
-        this.options.log({
-          kind: 'workspace.approved',
-          file: current.workspaceFile,
-          servers: chosen,
-        })
-      }
-      return { file: current.workspaceFile, approved: chosen, reload: await this.reload() }
+      await this.approvals.approve(this.workspace, chosen)
+      const approved = chosen.map((entry) => entry.name)
+      this.options.log({
+        kind: 'workspace.approved',
+        file: current.workspaceFile,
+        servers: approved,
+        digests: chosen.map((entry) => entry.digest),
+      })
+      return { file: current.workspaceFile, approved, reload: await this.reload() }
     })
-    this.approving = run.catch(() => {})
-    return run
   }
 
   async reload(): Promise<ReloadResponse> {
     const settings = await loadWithApprovals(this.options.load, this.approvals)
+    const lapsed = approvalsLapsed(this.settings, settings)
     this.settings = settings
     const result = await this.pool.apply(settings)
     this.options.log({ kind: 'settings.reloaded', ...result })
@@ -169,8 +176,21 @@ export class Ferry {
       'info',
       `settings reloaded${changes.length > 0 ? `: ${changes.join('; ')}` : ', nothing changed'}`,
     )
+    for (const { name, why } of lapsed) {
+      this.notice(
+        'warning',
+        `server "${name}" waits for your approval again: ${why}; review it with \`ferry workspace\``,
+      )
+    }
     for (const warning of settings.warnings) this.notice('warning', warning)
     return { ...result, warnings: settings.warnings }
+  }
+
+  /** Approvals are read, changed and written, and lapses applied, one at a time. */
+  private oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.approving.then(work)
+    this.approving = run.catch(() => {})
+    return run
   }
 
   servers(): ServerInfo[] {

@@ -2,14 +2,15 @@
 // shape the response; they hold no state of their own.
 
 import { Hono } from 'hono'
-import { z } from 'zod'
 import type { Ferry } from '../core/ferry.js'
 import type { Log } from '../log.js'
-import type {
-  StatusResponse,
-  ServerInfo,
-  ToolInfo,
-  WorkspaceApproveResponse,
+import {
+  workspaceApproveRequestSchema,
+  type StatusResponse,
+  type ServerInfo,
+  type ToolInfo,
+  type WorkspaceApproveResponse,
+  type WorkspaceResponse,
 } from '../protocol/index.js'
 import type { Sessions } from '../sessions/sessions.js'
 import { appRoutes } from './app-routes.js'
@@ -43,8 +44,6 @@ export interface ApiDeps {
   log: Log
   gatewayTokens: GatewayRouteDeps
 }
-
-const approveBody = z.object({ servers: z.array(z.string().min(1)).max(1000).optional() })
 
 export function apiRoutes(deps: ApiDeps): Hono {
   const { ferry } = deps
@@ -95,9 +94,13 @@ export function apiRoutes(deps: ApiDeps): Hono {
 
   api.post('/reload', async (c) => c.json(await ferry.reload()))
 
+  api.get('/workspace', async (c) =>
+    c.json<WorkspaceResponse>(await ferry.workspaceEntries(c.req.queries('server') ?? [])),
+  )
+
   api.post('/workspace/approve', async (c) => {
-    const body = parseBody(approveBody, await jsonBody(c))
-    return c.json<WorkspaceApproveResponse>(await ferry.approveWorkspace(body.servers))
+    const body = parseBody(workspaceApproveRequestSchema, await jsonBody(c))
+    return c.json<WorkspaceApproveResponse>(await ferry.approveWorkspace(body.entries))
   })
 
   api.post('/shutdown', (c) => {

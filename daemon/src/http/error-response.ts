@@ -23,6 +23,7 @@ const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   [ErrorCode.ServerCrashed]: 502,
   [ErrorCode.UpstreamError]: 502,
   [ErrorCode.Conflict]: 409,
+  [ErrorCode.ApprovalChanged]: 409,
   [ErrorCode.ConfirmationUnavailable]: 409,
   [ErrorCode.InvalidArguments]: 422,
   [ErrorCode.InvalidInputAnswer]: 422,

@@ -58,6 +58,8 @@ export interface ConnectionDeps {
   /** The resource URIs followed on a server, subscribed again on each connect. */
   subscriptions?: (server: string) => readonly string[]
   onResourceUpdated?: (server: string, uri: string) => void
+  /** The connection did not start because `recheck` found its approval no longer holds. */
+  onApprovalLapsed?: (server: string, reason: string) => void
 }
 
 export interface CallOptions {
@@ -119,6 +121,11 @@ export class Connection {
     public config: ServerConfig,
     readonly fingerprint: string,
     private readonly deps: ConnectionDeps,
+    /**
+     * For an approved workspace entry: why its approval no longer holds (a file it runs changed),
+     * asked before every start, reconnects and restarts after a crash included.
+     */
+    private readonly recheck?: () => Promise<string | undefined>,
   ) {
     this.transport = config.transport
     this.observer = deps.observer(config.name, config.logLevel)
@@ -365,6 +372,17 @@ export class Connection {
     if (this.closed) return
     this.setStatus('connecting')
     this.downReason = undefined
+    // A check that cannot be made does not let anything start either.
+    const lapsed = await this.recheck?.().catch(
+      (error: unknown) => `what it runs could not be checked (${errorMessage(error)})`,
+    )
+    if (this.closed) return
+    if (lapsed !== undefined) {
+      // Nothing of what changed starts; the settings are loaded again, and it waits for approval.
+      this.setStatus('awaiting_approval', lapsed)
+      this.deps.onApprovalLapsed?.(this.name, lapsed)
+      return
+    }
     const plan = planConnect(this.config)
     const prior = plan.kind === 'auto' ? await this.deps.priors.get(this.fingerprint) : undefined
     try {

@@ -20,6 +20,8 @@ export interface PoolDeps {
   observer: ConnectionDeps['observer']
   subscriptions: (server: string) => readonly string[]
   onResourceUpdated: (server: string, uri: string) => void
+  /** An approved workspace entry found, before a start, that its approval no longer holds. */
+  onApprovalLapsed: (server: string, reason: string) => void
 }
 
 export type ApplyResult = Omit<ReloadResponse, 'warnings'>
@@ -47,7 +49,8 @@ export class Pool {
     }
     const closing: Promise<void>[] = []
     for (const [key, connection] of this.connections) {
-      if (wanted.has(key)) continue
+      // One whose approval lapsed never starts again: a new approval makes a new connection.
+      if (wanted.has(key) && connection.status !== 'awaiting_approval') continue
       this.connections.delete(key)
       closing.push(connection.close())
     }
@@ -58,7 +61,12 @@ export class Pool {
         existing.reconfigure(entry.config)
         continue
       }
-      const connection = new Connection(entry.config, entry.fingerprint, this.connectionDeps())
+      const connection = new Connection(
+        entry.config,
+        entry.fingerprint,
+        this.connectionDeps(),
+        entry.approval?.recheck,
+      )
       this.connections.set(key, connection)
       starting.push(connection.start())
     }
@@ -97,6 +105,7 @@ export class Pool {
         toolCount: connection.status === 'ready' ? toolCount(connection) : 0,
         error: connection.error,
         restartCount: connection.restartCount,
+        approval: null,
       }
     })
   }
@@ -118,6 +127,7 @@ export class Pool {
       observer: this.deps.observer,
       subscriptions: this.deps.subscriptions,
       onResourceUpdated: this.deps.onResourceUpdated,
+      onApprovalLapsed: this.deps.onApprovalLapsed,
     }
   }
 }
@@ -163,5 +173,6 @@ function placeholderInfo(entry: Placeholder): ServerInfo {
           ? entry.reason
           : entry.message,
     restartCount: 0,
+    approval: entry.state === 'awaiting_approval' ? entry.description : null,
   }
 }

@@ -4,6 +4,7 @@
 
 import type { InputAction, InputRequestedEvent } from './inputs.js'
 import type { ServerLogLine } from './observe.js'
+import type { WorkspaceEntry } from './workspace.js'
 
 export type ServerStatus =
   | 'connecting'
@@ -27,6 +28,8 @@ export interface ServerInfo {
   toolCount: number
   error: string | null
   restartCount: number
+  /** While `awaiting_approval`: the entry as it would run, and the digest an approval sends. */
+  approval: WorkspaceEntry | null
 }
 
 export interface ToolAnnotations {
@@ -128,11 +131,6 @@ export interface StatusResponse {
   gateway: { url: string; enabled: boolean; phase: 1 | 2 | 3; legacySessions: number }
 }
 
-/** Body of `POST /api/workspace/approve`; every waiting entry when `servers` is absent. */
-export interface WorkspaceApproveRequest {
-  servers?: string[]
-}
-
 /** What `POST /api/workspace/approve` approved, and the reload that followed. */
 export interface WorkspaceApproveResponse {
   /** The workspace settings file the approved entries come from. */
@@ -209,3 +207,4 @@ export * from './inputs.js'
 export * from './observe.js'
 export * from './offerings.js'
 export * from './stream.js'
+export * from './workspace.js'
