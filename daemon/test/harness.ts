@@ -104,13 +104,22 @@ export async function waitFor<T>(
 
 export function runCli(
   args: string[],
-  options: { env?: Record<string, string | undefined>; cwd?: string } = {},
+  options: {
+    env?: Record<string, string | undefined>
+    cwd?: string
+    /** The CLI is stopped (SIGTERM) past this; a command expected to exit at once may say less. */
+    timeoutMs?: number
+  } = {},
 ): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [ferryBin, ...args],
-      { env: { ...process.env, ...options.env }, cwd: options.cwd, timeout: 60_000 },
+      {
+        env: { ...process.env, ...options.env },
+        cwd: options.cwd,
+        timeout: options.timeoutMs ?? 60_000,
+      },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 99
         resolve({ code, stdout, stderr })
