@@ -10,7 +10,7 @@ import type {
   StreamMessage,
   TranscriptEvent,
 } from '../src/protocol/index.js'
-import { fixture, startDaemon, waitFor, type TestDaemon } from './harness.js'
+import { fixture, startDaemon, waitFor, type DaemonSurface, type TestDaemon } from './harness.js'
 import { openStream, type TestStream } from './stream-harness.js'
 
 export type Reply = Extract<StreamMessage, { type: 'reply' }>
@@ -53,7 +53,7 @@ export interface Tab {
 
 /** A tab subscribed to `session` (the default one unless given), able to answer confirmations. */
 export async function openTab(
-  daemon: TestDaemon,
+  daemon: DaemonSurface,
   readOnly = false,
   session?: string,
 ): Promise<Tab> {
@@ -83,7 +83,7 @@ export async function openTab(
 
 /** Calls `mcp_host_app_show` (read-only, so never confirmed): the call whose result is an App. */
 export async function appCall(
-  daemon: TestDaemon,
+  daemon: DaemonSurface,
   text = 'shown',
   session?: string,
 ): Promise<string> {

@@ -58,6 +58,9 @@ export interface TestDaemon {
   stop(): Promise<void>
 }
 
+/** What every test daemon offers, in a process of its own or in the test's (`in-process.ts`). */
+export type DaemonSurface = Omit<TestDaemon, 'process'>
+
 const cleanups: Array<() => Promise<void>> = []
 
 /** Runs `stop` at the next `cleanup()`. */

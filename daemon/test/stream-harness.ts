@@ -2,7 +2,7 @@
 
 import WebSocket from 'ws'
 import type { StreamCommand, StreamMessage, TranscriptEvent } from '../src/protocol/index.js'
-import type { TestDaemon } from './harness.js'
+import type { DaemonSurface } from './harness.js'
 import { waitFor } from './harness.js'
 
 export interface TestStream {
@@ -14,12 +14,12 @@ export interface TestStream {
   closed: Promise<{ code: number; reason: string }>
 }
 
-export function streamUrl(daemon: TestDaemon): string {
+export function streamUrl(daemon: DaemonSurface): string {
   return `ws://127.0.0.1:${daemon.info.port}/api/stream`
 }
 
 export async function openStream(
-  daemon: TestDaemon,
+  daemon: DaemonSurface,
   options: { token?: string; protocols?: string[]; headers?: Record<string, string> } = {},
 ): Promise<TestStream> {
   const protocols = options.protocols ?? [
