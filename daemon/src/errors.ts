@@ -3,6 +3,7 @@
 // logs every internal error.
 
 import type { Log } from './log.js'
+import { redactUrls } from './protocol/redact-url.js'
 
 export const ErrorCode = {
   ConfigInvalid: 'config_invalid',
@@ -57,8 +58,9 @@ export class FerryError extends Error {
   }
 }
 
+/** An error's text, with any URL in it redacted: SDK and fetch errors name the URL they used. */
 export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
+  return redactUrls(error instanceof Error ? error.message : String(error))
 }
 
 /** Where an error surfaced, for its log line: no tokens, headers, arguments or results. */

@@ -1,8 +1,9 @@
 // The daemon's one log sink: a JSON line per entry, tagged with `kind`, in a file rotated at a size
 // bound; and the line for something that can happen in floods, written at most once a minute.
-// Callers never pass tokens, headers or message bodies.
+// Callers never pass tokens, headers or message bodies; any URL in an entry is written redacted.
 
 import { appendFileSync, renameSync, statSync } from 'node:fs'
+import { redactUrls } from './protocol/redact-url.js'
 
 export interface LogEntry {
   kind: string
@@ -33,7 +34,7 @@ export function createFileLog(path: string, maxBytes = LOG_MAX_BYTES): Log {
   // daemon refused by the lock logs why) only make a rotation come a little late.
   let size = sizeOf(path)
   return (entry) => {
-    const line = `${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`
+    const line = `${JSON.stringify({ time: new Date().toISOString(), ...entry }, redacted)}\n`
     const bytes = Buffer.byteLength(line)
     try {
       if (size > 0 && size + bytes > maxBytes) {
@@ -85,4 +86,9 @@ export function floodLine(
     if (unwritten > 0) write()
   }
   return occurred
+}
+
+/** A `JSON.stringify` replacer: an error text or a server's URL may carry a secret in a URL. */
+function redacted(_key: string, value: unknown): unknown {
+  return typeof value === 'string' ? redactUrls(value) : value
 }

@@ -106,6 +106,8 @@ describe('an MCP App asking for more than tools', () => {
     const of = (type: string) =>
       tab.event((e) => e.type === type && 'callId' in e && e.callId === parent, type)
     expect(await of('app.message')).toMatchObject({
+      tool: 'mcp_host_app_show',
+      server: 'host',
       role: 'user',
       content: text('hello from the App'),
       client,

@@ -179,7 +179,7 @@ describe('MCP Apps', () => {
       'App not shown: resource has MIME type text/html, expected text/html;profile=mcp-app',
     )
     expect(apps.get('app_too_big')).toBe('App not shown: resource is 1.3 MiB, limit 1 MiB')
-    expect(apps.get('app_bad_csp')).toMatch(/^App not shown: resource CSP is malformed: /)
+    expect(apps.get('app_bad_csp')).toMatch(/^App not shown: resource CSP is refused: /)
     expect(apps.get('app_hang')).toBe(
       'App not shown: reading ui://fixture/hang timed out after 1 s',
     )
@@ -330,7 +330,7 @@ describe('MCP Apps', () => {
       ['app_bad_utf8', 'App not shown: resource blob is not valid UTF-8'],
       [
         'app_bad_csp',
-        `App not shown: resource CSP is malformed: csp.connectDomains entry "https://ok.example.com; script-src *" contains whitespace, a quote, ';' or ','`,
+        `App not shown: resource CSP is refused: csp.connectDomains entry "https://ok.example.com; script-src *" contains whitespace, a quote, ';' or ','`,
       ],
       ['app_missing', 'App not shown: the server has no resource ui://fixture/missing'],
       [

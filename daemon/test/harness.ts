@@ -108,7 +108,13 @@ export async function waitFor<T>(
 /** Runs the CLI; `input` is written to its stdin. */
 export function runCli(
   args: string[],
-  options: { env?: Record<string, string | undefined>; cwd?: string; input?: string } = {},
+  options: {
+    env?: Record<string, string | undefined>
+    cwd?: string
+    input?: string
+    /** The CLI is stopped (SIGTERM) past this; a command expected to exit at once may say less. */
+    timeoutMs?: number
+  } = {},
 ): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = execFile(
@@ -117,7 +123,7 @@ export function runCli(
       {
         env: { ...process.env, ...options.env },
         cwd: options.cwd,
-        timeout: 60_000,
+        timeout: options.timeoutMs ?? 60_000,
         maxBuffer: 16 * 1024 * 1024,
       },
       (error, stdout, stderr) => {

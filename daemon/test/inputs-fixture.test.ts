@@ -247,6 +247,26 @@ describe('questions from the fixture servers, in both eras', () => {
     tab.ws.close()
   })
 
+  it('never gets a legacy question with a masked field: the SDK refuses it, and the server hears why', async () => {
+    const tab = await answerer(daemon)
+    const { callId } = await startCall(tab, 'mcp_old_ask_person', { kind: 'secret' })
+    // The call's first event after its request: a question for the person, or its end.
+    const first = await waitFor(
+      () =>
+        tab.events.find(
+          (e) => (e.type === 'input.requested' || e.type === 'call.result') && e.callId === callId,
+        ),
+      30_000,
+      'a question or the end of the call',
+    )
+    expect(first.type).toBe('call.result')
+    // The server's own result says what its `elicitation/create` got back.
+    const { text } = await endOf(tab, callId)
+    expect(text).toContain('Invalid elicitation request')
+    expect(text).toContain('expected one of \\"email\\"|\\"uri\\"|\\"date\\"|\\"date-time\\"')
+    tab.ws.close()
+  })
+
   it("shows a 2026-07-28 URL question's URL and origin, and sends the person's accept", async () => {
     const tab = await answerer(daemon)
     const { callId } = await startCall(tab, 'mcp_new_ask_person', { kind: 'url' })

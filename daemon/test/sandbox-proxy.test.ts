@@ -189,6 +189,20 @@ describe('the sandbox proxy route', () => {
       ['frameDomains', 'http://localhost'],
       ['frameDomains', 'http://127.0.0.1'],
       ['frameDomains', 'http://192.168.0.10'],
+      // The daemon's own origins and the user's network are refused where the App only loads from.
+      ['resourceDomains', `http://localhost:${port}`],
+      ['resourceDomains', `http://127.0.0.1:${port}`],
+      ['resourceDomains', `http://[::1]:${port}`],
+      ['resourceDomains', 'http://localhost:5173'],
+      ['resourceDomains', 'http://192.168.1.1'],
+      ['resourceDomains', 'http://198.18.0.1'],
+      ['resourceDomains', 'http://255.255.255.255'],
+      ['resourceDomains', 'http://224.0.0.251'],
+      ['resourceDomains', 'http://[2002:7f00:1::]'],
+      ['resourceDomains', 'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]'],
+      ['resourceDomains', 'http://[ff02::1]'],
+      ['baseUriDomains', `http://localhost:${port}`],
+      ['baseUriDomains', 'http://10.0.0.1'],
     ]
     for (const [field, entry] of bad) {
       const response = await get(
@@ -211,15 +225,11 @@ describe('the sandbox proxy route', () => {
     }
   })
 
-  it('accepts loopback and private hosts where they only load resources, and public hosts that look local', async () => {
+  it('accepts public hosts that look local', async () => {
     const response = await get(
       proxyPath({
-        resourceDomains: [
-          'http://localhost:5173',
-          'http://127.0.0.1:8080',
-          'https://[2001:db8::1]',
-        ],
-        baseUriDomains: ['http://localhost:5173'],
+        resourceDomains: ['https://[2001:db8::1]', 'https://198.20.0.1'],
+        baseUriDomains: ['https://localhost.example'],
         connectDomains: ['https://172.32.0.1', 'https://8.8.8.8', 'https://localhost.example'],
       }),
       sandbox(),

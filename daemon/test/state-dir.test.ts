@@ -2,6 +2,7 @@
 // another user planted on the way to the state directory, or a directory of theirs, is refused
 // before anything is changed there, and the CLI refuses a daemon.json it cannot trust.
 
+import { execFileSync } from 'node:child_process'
 import { createServer, type Server } from 'node:http'
 import {
   chmod,
@@ -17,6 +18,7 @@ import {
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup, runCli, startDaemon, tempDir, type CliResult } from './harness.js'
+import { startInProcess } from './in-process.js'
 
 afterEach(cleanup)
 
@@ -27,11 +29,16 @@ afterEach(async () => {
 
 /** Another user: as root the tests can hand a file or a link to them. */
 const NOBODY = 65534
+/** How a refusal names that user: the system's own name for the account, and its uid. */
+const nobody = `${execFileSync('id', ['-nu', String(NOBODY)], { encoding: 'utf8' }).trim()}, uid ${NOBODY}`
 
+/** `ferry serve`, which should refuse at once; one that starts instead is stopped within the test. */
 async function serve(stateDir: string): Promise<CliResult> {
   const config = join(await tempDir('ferry-config-'), 'settings.json')
   await writeFile(config, JSON.stringify({ mcpServers: {} }))
-  return runCli(['serve', '--state-dir', stateDir, '--config', config, '--port', '0'])
+  return runCli(['serve', '--state-dir', stateDir, '--config', config, '--port', '0'], {
+    timeoutMs: 15_000,
+  })
 }
 
 function expectRefused(result: CliResult, message: string): void {
@@ -55,7 +62,7 @@ describe('the state directory', () => {
     const link = join(await tempDir(), 'state')
     await symlink(elsewhere, link)
     await lchown(link, NOBODY, NOBODY)
-    const why = `refusing the state directory ${link}: ${link} is a symbolic link owned by another user (uid ${NOBODY})${advice}`
+    const why = `refusing the state directory ${link}: ${link} is a symbolic link owned by another user (${nobody})${advice}`
     expectRefused(await serve(link), why)
     expectRefused(await runCli(['start', '--state-dir', link]), why)
     expect((await stat(elsewhere)).mode & 0o777).toBe(0o755)
@@ -70,7 +77,7 @@ describe('the state directory', () => {
     const stateDir = join(parent, 'ferry', 'state')
     expectRefused(
       await serve(stateDir),
-      `refusing the state directory ${stateDir}: ${parent} is a symbolic link owned by another user (uid ${NOBODY})${advice}`,
+      `refusing the state directory ${stateDir}: ${parent} is a symbolic link owned by another user (${nobody})${advice}`,
     )
     expect(await readdir(elsewhere)).toEqual([])
   })
@@ -80,10 +87,49 @@ describe('the state directory', () => {
     await chown(theirs, NOBODY, NOBODY)
     expectRefused(
       await serve(theirs),
-      `refusing the state directory ${theirs}: ${theirs} belongs to another user (uid ${NOBODY})${advice}`,
+      `refusing the state directory ${theirs}: ${theirs} belongs to another user (${nobody})${advice}`,
     )
     expect((await stat(theirs)).mode & 0o777).toBe(0o755)
     expect(await readdir(theirs)).toEqual([])
+  })
+
+  it('refuses a state directory under a parent another user owns, naming them, and creates nothing there', async () => {
+    const hers = join(await tempDir(), 'hers')
+    await mkdir(hers, { mode: 0o755 })
+    await chown(hers, NOBODY, NOBODY)
+    const why = (stateDir: string) =>
+      `refusing the state directory ${stateDir}: its parent ${hers} belongs to another user (${nobody}), who could replace what is in it${advice}`
+    const missing = join(hers, 'ferry', 'state')
+    expectRefused(await serve(missing), why(missing))
+    expect(await readdir(hers)).toEqual([])
+    // A private directory of the user's own, made there before: still hers to swap.
+    const mine = join(hers, 'mine')
+    await mkdir(mine, { mode: 0o700 })
+    expectRefused(await serve(mine), why(mine))
+    expectRefused(await runCli(['start', '--state-dir', mine]), why(mine))
+    expect(await readdir(mine)).toEqual([])
+    // The way through the user's own link counts too: the link leads under her directory.
+    const link = join(await tempDir(), 'state')
+    await symlink(mine, link)
+    expectRefused(await serve(link), why(link))
+    expect(await readdir(mine)).toEqual([])
+  })
+
+  it('refuses a parent every user may write to without the sticky bit, and takes one with it', async () => {
+    const open = join(await tempDir(), 'open')
+    await mkdir(open)
+    await chmod(open, 0o777)
+    const stateDir = join(open, 'state')
+    expectRefused(
+      await serve(stateDir),
+      `refusing the state directory ${stateDir}: its parent ${open} is writable by every user (mode 777) without the sticky bit, so anyone could replace what is in it${advice}`,
+    )
+    expect(await readdir(open)).toEqual([])
+    // As /tmp is: others may add entries but not rename or remove the user's.
+    await chmod(open, 0o1777)
+    const daemon = await startInProcess({ mcpServers: {} }, { stateDir })
+    expect(await readdir(stateDir)).toContain('daemon.json')
+    await daemon.stop()
   })
 
   it("follows the user's own link to a directory of theirs, and makes that directory private", async () => {

@@ -184,7 +184,7 @@ describe('approving a workspace entry as it was shown', () => {
         'remote waits for your approval',
         `  defined in ${workspaceFile(daemon)} (this workspace)`,
         '  transport: streamable-http',
-        '  url: "https://[redacted]@example.test/mcp?key=[redacted]&v=[redacted]"',
+        '  url: "https://***@example.test/mcp?key=***&v=***"',
         '  headers (values not shown): ["Authorization"]',
         `  digest: ${remote?.digest}`,
         `  approve: ferry workspace approve remote@${remote?.digest}`,
@@ -193,9 +193,7 @@ describe('approving a workspace entry as it was shown', () => {
     })
     const servers = await daemon.cli(['servers'])
     expect(servers.stdout).toContain('  env (values not shown): ["LEAK","PLAIN"]\n')
-    expect(servers.stdout).toContain(
-      '  url: "https://[redacted]@example.test/mcp?key=[redacted]&v=[redacted]"\n',
-    )
+    expect(servers.stdout).toContain('  url: "https://***@example.test/mcp?key=***&v=***"\n')
     for (const text of [listed.stdout, servers.stdout]) {
       for (const value of [SECRET, 'literal-value-3c1', 'pw-5a1', 'q-secret-9', 'h-secret-4']) {
         expect(text).not.toContain(value)

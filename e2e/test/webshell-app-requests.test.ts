@@ -219,6 +219,50 @@ describe('what an MCP App may ask of the WebShell', () => {
     await page.close()
   })
 
+  it('shows an App’s message that reads like Ferry’s own line as the App’s, quoted on its line', async () => {
+    const { page, errors, app } = await openApp()
+    const forged = 'Ferry: confirmation resolved by the person'
+    await app.locator('#message-text').fill(`${forged}\nFerry: the call was allowed “always”`)
+    expect(await press(app, 'message')).toBe('ok')
+    const message = page.locator('[data-testid="event-line"][data-event="app.message"]')
+    await message.waitFor()
+    // Its words sit in a quote of their own after who says them, never in the line's own text.
+    expect(await message.getByTestId('app-says').count()).toBe(1)
+    expect(await message.getByTestId('app-says-who').textContent()).toMatch(
+      /^App of mcp_host_host_app on "host" says in WebShell tab /,
+    )
+    const said = message.getByTestId('app-says')
+    expect(await said.textContent()).toBe(`${forged}⏎Ferry: the call was allowed "always"`)
+    // Set apart from Ferry's lines: between quote marks the page draws, marked off and in italics.
+    expect(
+      await said.evaluate((element) => {
+        const style = getComputedStyle(element)
+        return [
+          getComputedStyle(element, '::before').content,
+          getComputedStyle(element, '::after').content,
+          style.quotes,
+          style.fontStyle,
+          style.borderLeftStyle,
+        ]
+      }),
+    ).toEqual(['open-quote', 'close-quote', '"“" "”"', 'italic', 'solid'])
+    // The App's words appear nowhere but inside its quote.
+    const outside = await page.evaluate((text) => {
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+      const found: string[] = []
+      for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+        const inQuote = node.parentElement?.closest('[data-testid="app-says"]') ?? null
+        if (node.textContent?.includes(text) === true && inQuote === null) {
+          found.push(node.parentElement?.outerHTML ?? '')
+        }
+      }
+      return found
+    }, forged)
+    expect(outside).toEqual([])
+    expect(errors, errors.join('\n')).toEqual([])
+    await page.close()
+  })
+
   it('shows the App’s message, model context and log, and saves a download the person allows', async () => {
     const { daemon, page, errors, app, appCallId } = await openApp()
     const appCard = card(page, appCallId)
@@ -226,12 +270,10 @@ describe('what an MCP App may ask of the WebShell', () => {
     expect(await press(app, 'message')).toBe('ok')
     const message = page.locator('[data-testid="event-line"][data-event="app.message"]')
     await message.waitFor()
-    expect(await message.textContent()).toContain(
-      'The App of mcp_host_host_app says in WebShell tab',
+    expect(await message.getByTestId('app-says-who').textContent()).toMatch(
+      /^App of mcp_host_host_app on "host" says in WebShell tab .* \(shown here only: Ferry passes it to no model\):$/,
     )
-    expect(await message.textContent()).toContain(
-      'Ferry passes it to no model): hello from the App',
-    )
+    expect(await message.getByTestId('app-says').textContent()).toBe('hello from the App')
 
     expect(await press(app, 'context')).toBe('ok')
     await expect

@@ -1,9 +1,10 @@
 // Apps that attack the WebShell itself, in a real browser: one floods the tab with messages while
 // a confirmation waits to be seen, one tries to send data out through WebRTC from its own document
-// and from every kind of frame it can make, one tries to replace the clipboard on a click.
+// and from every kind of frame it can make, one tries to replace the clipboard on a click, one
+// would load its scripts from this machine.
 
 import { afterEach, describe, expect, it } from 'vitest'
-import { CLIPBOARD_DATA } from '../fixtures/app-hostile-html.js'
+import { CLIPBOARD_DATA, LOCAL_RESOURCE_DOMAIN } from '../fixtures/app-hostile-html.js'
 import { appProbeServerPath } from '../fixtures/paths.js'
 import { startTurnListener, type TurnListener } from '../fixtures/turn-listener.js'
 import { cleanup, fixture, startDaemon, waitFor } from '../../daemon/test/harness.js'
@@ -111,6 +112,26 @@ describe('hostile MCP Apps in the WebShell', () => {
     expect(errors, errors.join('\n')).toEqual([])
     await page.close()
   }, 60_000)
+
+  it('shows no App whose resources would load from this machine, and says why', async () => {
+    const daemon = await startDaemon({ mcpServers: { probe: probeServer } })
+    await daemon.waitForStatus('probe', 'ready')
+    const { page, errors } = await openWebShell(daemon)
+    const reason = `App not shown: resource CSP is refused: csp.resourceDomains entry "${LOCAL_RESOURCE_DOMAIN}" points at a loopback, private, local-network or special-use host, which an App may not reach`
+
+    expect((await daemon.cli(['call', 'mcp_probe_local_resources_app', '{}'])).code).toBe(0)
+    // The only call: its card shows the App, or why not beside the result.
+    const card = page.getByTestId('call-card')
+    await card.locator('[data-testid="app-not-shown"], [data-testid="app-frame"]').first().waitFor()
+    expect(await card.getByTestId('app-not-shown').allTextContents()).toEqual([reason])
+    expect(await page.locator('[data-testid="app-frame"]').count()).toBe(0)
+    expect(await card.getByTestId('result').textContent()).toContain('local_resources_app ran')
+    // The tools list says the same, from the check the call made.
+    const listed = page.locator('[data-testid="tool"][data-tool="mcp_probe_local_resources_app"]')
+    await expect.poll(() => listed.getByTestId('tool-app').getAttribute('title')).toBe(reason)
+    expect(errors, errors.join('\n')).toEqual([])
+    await page.close()
+  })
 
   it('lets an App write the clipboard only if it declared so and the person allowed it', async () => {
     const daemon = await startDaemon({ mcpServers: { probe: probeServer } })

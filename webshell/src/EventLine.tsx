@@ -1,5 +1,6 @@
-// One line of the transcript for a prompt get, a resource read or subscription, or a server log
-// message: text made by the model, a stored body shown only when opened, and a way to the resource.
+// One line of the transcript for a prompt get, a resource read or subscription, a server log
+// message or an App's message: text made by the model (an App's words set apart, in quotes, after
+// who says them), a stored body shown only when opened, and a way to the resource.
 
 import { useState } from 'preact/hooks'
 import { useShell } from './store/shell-context.js'
@@ -15,7 +16,19 @@ export function EventLine({ row }: { row: EventLineRow }) {
   return (
     <div class={`event-line tone-${row.tone}`} data-testid="event-line" data-event={row.event}>
       <p>
-        <time dateTime={row.time}>{clock(row.time)}</time> {row.text}
+        <time dateTime={row.time}>{clock(row.time)}</time>{' '}
+        {row.said === undefined ? (
+          row.text
+        ) : (
+          <>
+            <span class="app-says-who" data-testid="app-says-who">
+              {row.said.who}
+            </span>{' '}
+            <q class="app-says" data-testid="app-says">
+              {row.said.text}
+            </q>
+          </>
+        )}
         {resource !== null && row.event !== 'resource.unsubscribed' && (
           <>
             {' '}

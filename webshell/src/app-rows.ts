@@ -2,6 +2,7 @@
 // whose result rendered it), its messages as lines of their own, and on its card the latest model
 // context, the pages it opened, the files it saved and what it logged. Texts are made once.
 
+import { appName, appQuote, appText } from '../../daemon/src/protocol/app-says.js'
 import type { AppEventBody, ClientRef, TranscriptEvent } from '../../daemon/src/protocol/index.js'
 import type { CallRow } from './transcript.js'
 import {
@@ -74,11 +75,14 @@ export function appLine(event: AppEvent, parentTool: string | null): EventLineRo
   const app = parentTool === null ? 'An App' : `The App of ${parentTool}`
   const line = lineMaker(event)
   if (event.type === 'app.message') {
-    return line(
-      'info',
-      `${app} says${byWhom(event.client)} (shown here only: Ferry passes it to no model): ${cut(contentText(event.content))}`,
-      { role: event.role, content: event.content },
-    )
+    // The daemon names the App; a message recorded before it did is named by its call's row.
+    const who = event.tool === undefined ? app : appName(event)
+    const said = `${who} says${byWhom(event.client)} (shown here only: Ferry passes it to no model):`
+    const text = contentText(event.content)
+    return {
+      ...line('info', `${said} ${appQuote(text)}`, { role: event.role, content: event.content }),
+      said: { who: said, text: appText(text) },
+    }
   }
   if (event.type === 'app.model_context') {
     return line('dim', `${app} set its model context: ${contextText(event)}`)

@@ -35,6 +35,11 @@ export interface EventLineRow {
   body: Record<string, unknown> | null
   /** The resource the line is about, to open in its server's Resources pane. */
   resource: { server: string; uri: string } | null
+  /**
+   * An App's own words (`app.message`), shown set apart after who says them rather than as
+   * `text`: `text` on one line, as `app-says.ts` makes it.
+   */
+  said?: { who: string; text: string }
 }
 
 /** Server text shown on one line is cut here. */

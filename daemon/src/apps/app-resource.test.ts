@@ -100,7 +100,7 @@ describe('checkAppResource', () => {
     expect(
       reason(one({ text: 'x', _meta: { ui: { csp: { connectDomains: ['http://127.0.0.1'] } } } })),
     ).toBe(
-      'resource CSP is malformed: csp.connectDomains entry "http://127.0.0.1" points at a loopback, private or local-network host, which an App may not reach',
+      'resource CSP is refused: csp.connectDomains entry "http://127.0.0.1" points at a loopback, private, local-network or special-use host, which an App may not reach',
     )
   })
 })

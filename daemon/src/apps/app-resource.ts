@@ -152,7 +152,7 @@ export function checkAppResource(result: unknown, uri: string, listedMeta?: unkn
   const uiMeta = record(meta)
   if (uiMeta === undefined) return { ok: false, reason: 'resource _meta.ui is not an object' }
   const csp = checkCspDomains(uiMeta.csp)
-  if (!csp.ok) return { ok: false, reason: `resource CSP is malformed: ${csp.reason}` }
+  if (!csp.ok) return { ok: false, reason: `resource CSP is refused: ${csp.reason}` }
   const permissions = checkPermissions(uiMeta.permissions)
   if (permissions === undefined) {
     return { ok: false, reason: 'resource _meta.ui.permissions is not an object' }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkCspDomains, isLoopbackOrPrivateHost, MAX_CSP_ENTRIES } from './csp-domains.js'
+import { checkCspDomains, isLocalOrSpecialHost, MAX_CSP_ENTRIES } from './csp-domains.js'
 
 const reasonFor = (directive: string, entry: unknown) => {
   const checked = checkCspDomains({ [directive]: [entry] })
@@ -16,7 +16,7 @@ describe('checkCspDomains', () => {
         'https://CDN.Example.com',
       ],
       frameDomains: ['https://[2001:db8::1]:8080'],
-      baseUriDomains: ['http://localhost:3000'],
+      baseUriDomains: ['https://base.example.com'],
       other: 'dropped',
     }
     expect(checkCspDomains(csp)).toEqual({
@@ -67,8 +67,9 @@ describe('checkCspDomains', () => {
     }
   })
 
-  it('refuses loopback and private hosts in connectDomains and frameDomains only', () => {
-    const local = 'points at a loopback, private or local-network host, which an App may not reach'
+  it('refuses loopback, private, local and special-use hosts in every directive', () => {
+    const local =
+      'points at a loopback, private, local-network or special-use host, which an App may not reach'
     for (const entry of [
       'http://localhost:8080',
       'http://127.0.0.1',
@@ -82,13 +83,36 @@ describe('checkCspDomains', () => {
       'https://*.app.localhost',
       'https://printer.local',
       'https://intranet',
+      // The daemon's own origins, whatever its port.
+      'http://localhost:4123',
+      'http://127.0.0.1:4123',
+      'http://[::1]:4123',
+      'https://198.18.0.1',
+      'https://198.19.255.254',
+      'http://255.255.255.255',
+      'http://224.0.0.251',
+      'http://239.255.255.250:1900',
+      'http://240.0.0.1',
+      'http://[2002:7f00:1::]',
+      'http://[2002:808:808::1]',
+      'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]',
+      'http://[ff02::fb]',
+      'http://[ff0e::1]',
+      'http://[::7f00:1]',
+      'http://[64:ff9b:1::a]',
+      'http://[100::1]',
     ]) {
-      expect(reasonFor('connectDomains', entry), entry).toBe(
-        `csp.connectDomains entry ${JSON.stringify(entry)} ${local}`,
-      )
-      expect(reasonFor('frameDomains', entry), entry).toContain(local)
+      for (const directive of [
+        'connectDomains',
+        'resourceDomains',
+        'frameDomains',
+        'baseUriDomains',
+      ]) {
+        expect(reasonFor(directive, entry), `${directive} ${entry}`).toBe(
+          `csp.${directive} entry ${JSON.stringify(entry)} ${local}`,
+        )
+      }
     }
-    expect(reasonFor('resourceDomains', 'http://localhost:8080')).toBeUndefined()
   })
 
   it('says which field is malformed', () => {
@@ -115,8 +139,8 @@ describe('checkCspDomains', () => {
   })
 })
 
-describe('isLoopbackOrPrivateHost', () => {
-  it('knows loopback, private, link-local and local names in every spelling', () => {
+describe('isLocalOrSpecialHost', () => {
+  it('knows loopback, private, link-local, special-use and local names in every spelling', () => {
     for (const host of [
       'localhost',
       'LOCALHOST.',
@@ -142,19 +166,35 @@ describe('isLoopbackOrPrivateHost', () => {
       'db.internal',
       'router.home.arpa',
       'intranet',
+      '198.18.0.0',
+      '198.19.1.1',
+      '224.0.0.1',
+      '255.255.255.255',
+      '4294967295',
+      '2002::1',
+      '2001::1',
+      'ff02::1',
+      '::2',
+      '::ffff:224.0.0.1',
     ]) {
-      expect(isLoopbackOrPrivateHost(host), host).toBe(true)
+      expect(isLocalOrSpecialHost(host), host).toBe(true)
     }
     for (const host of [
       'example.com',
       '8.8.8.8',
       '172.32.0.1',
       '100.128.0.1',
+      '198.17.255.255',
+      '198.20.0.1',
+      '223.255.255.255',
       '2001:db8::1',
+      '2001:1::1',
+      '2003::1',
+      '2606:4700::1111',
       '::ffff:8.8.8.8',
       'localhost.example.com',
     ]) {
-      expect(isLoopbackOrPrivateHost(host), host).toBe(false)
+      expect(isLocalOrSpecialHost(host), host).toBe(false)
     }
   })
 })

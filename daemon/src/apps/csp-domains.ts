@@ -1,7 +1,7 @@
 // Checks an MCP App's CSP domain lists (`_meta.ui.csp`). The entries end up inside a
 // Content-Security-Policy, where a quote, `;`, `,`, whitespace or a path would change or extend the
-// policy, so every entry must be exactly `scheme://host[:port]`; and an App may not connect to or
-// frame the user's own machine or network. Browser-safe: no node: imports.
+// policy, so every entry must be exactly `scheme://host[:port]`; and no entry may name the user's
+// own machine or network, the daemon's own origins included. Browser-safe: no node: imports.
 
 import type { AppCsp } from '../protocol/events.js'
 
@@ -14,9 +14,6 @@ export const CSP_DIRECTIVES = [
   'baseUriDomains',
 ] as const
 export type CspDirective = (typeof CSP_DIRECTIVES)[number]
-
-/** Directives whose origins an App talks to or frames: never loopback or private hosts. */
-const PUBLIC_ONLY: ReadonlySet<CspDirective> = new Set(['connectDomains', 'frameDomains'])
 
 export const MAX_CSP_ENTRIES = 64
 export const MAX_CSP_ENTRY_LENGTH = 300
@@ -54,7 +51,7 @@ export function checkCspDomains(csp: unknown): CspCheck {
       if (typeof entry !== 'string') {
         return { ok: false, reason: `csp.${directive}[${index}] is not a string` }
       }
-      const problem = checkCspEntry(entry, PUBLIC_ONLY.has(directive))
+      const problem = checkCspEntry(entry)
       if (problem !== undefined) {
         return { ok: false, reason: `csp.${directive} entry ${quote(entry)} ${problem}` }
       }
@@ -65,8 +62,13 @@ export function checkCspDomains(csp: unknown): CspCheck {
   return { ok: true, csp: out }
 }
 
-/** What is wrong with one entry, or undefined when it is a well-formed `scheme://host[:port]`. */
-export function checkCspEntry(entry: string, publicOnly: boolean): string | undefined {
+/**
+ * What is wrong with one entry, or undefined when it is a well-formed `scheme://host[:port]` on a
+ * public host. A local host is refused in every directive: a resource domain loads scripts,
+ * images and styles (GET requests to a local service or to the daemon itself), and a base URI on
+ * one has no use but to aim the App's relative URLs there.
+ */
+export function checkCspEntry(entry: string): string | undefined {
   if (entry.length > MAX_CSP_ENTRY_LENGTH) {
     return `is longer than ${MAX_CSP_ENTRY_LENGTH} characters`
   }
@@ -87,19 +89,21 @@ export function checkCspEntry(entry: string, publicOnly: boolean): string | unde
   if (parsed === undefined || parsed !== bare.toLowerCase()) {
     return 'has a host that is not in canonical form'
   }
-  if (publicOnly && isLoopbackOrPrivateHost(bare)) {
-    return 'points at a loopback, private or local-network host, which an App may not reach'
+  if (isLocalOrSpecialHost(bare)) {
+    return 'points at a loopback, private, local-network or special-use host, which an App may not reach'
   }
   return undefined
 }
 
 /**
- * True for hosts on the user's own machine or network: `localhost` and `*.localhost`, `.local`,
- * `.internal` and `.home.arpa` names, single-label names, and loopback, private, link-local,
- * shared and unspecified IPv4 and IPv6 addresses (IPv4-mapped included). Accepts a bare host, a
- * bracketed IPv6 address, or any spelling the browser would read as one of these.
+ * True for hosts on the user's own machine or network, and for addresses that lead there or to
+ * more than one host: `localhost` and `*.localhost`, `.local`, `.internal` and `.home.arpa` names,
+ * single-label names; loopback, private, link-local, shared, unspecified, benchmarking, multicast,
+ * reserved and broadcast IPv4 addresses; and the IPv6 ones, with the tunnels and translations
+ * that carry an IPv4 address (IPv4-mapped and -compatible, NAT64, 6to4, Teredo). Accepts a bare
+ * host, a bracketed IPv6 address, or any spelling the browser would read as one of these.
  */
-export function isLoopbackOrPrivateHost(host: string): boolean {
+export function isLocalOrSpecialHost(host: string): boolean {
   const trimmed = host.trim().toLowerCase().replace(/\.$/, '')
   const bracketed = trimmed.includes(':') && !trimmed.startsWith('[') ? `[${trimmed}]` : trimmed
   const name = parseHostname(`http://${bracketed}`) ?? trimmed
@@ -137,7 +141,9 @@ function isPrivateIpv4([a = 0, b = 0]: number[]): boolean {
     (a === 100 && b >= 64 && b <= 127) || // shared address space (carrier-grade NAT)
     (a === 169 && b === 254) ||
     (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168)
+    (a === 192 && b === 168) ||
+    (a === 198 && (b === 18 || b === 19)) || // benchmarking, often routed to a lab network
+    a >= 224 // multicast (224/4), reserved (240/4) and the broadcast address 255.255.255.255
   )
 }
 
@@ -147,15 +153,22 @@ function isPrivateIpv6(address: string): boolean {
   const [first = 0] = words
   const head = words.slice(0, 6)
   const v4 = [words[6] ?? 0, words[7] ?? 0].flatMap((word) => [word >> 8, word & 0xff])
-  if (words.slice(0, 7).every((word) => word === 0)) return (words[7] ?? 0) <= 1 // :: and ::1
+  // ::, ::1 and the deprecated IPv4-compatible ::a.b.c.d, which no host is reached by.
+  if (head.every((word) => word === 0)) return true
   if (head.slice(0, 5).every((word) => word === 0) && head[5] === 0xffff) {
     return isPrivateIpv4(v4) // IPv4-mapped
   }
-  if (first === 0x64 && words[1] === 0xff9b) return isPrivateIpv4(v4) // NAT64
+  if (first === 0x64 && words[1] === 0xff9b) {
+    return words[2] === 1 || isPrivateIpv4(v4) // local-use NAT64 (64:ff9b:1::/48), or NAT64
+  }
   return (
+    first === 0x2002 || // 6to4: an IPv4 address of any kind inside, relayed by whoever answers
+    (first === 0x2001 && words[1] === 0) || // Teredo (2001::/32), the same through UDP
+    (first === 0x0100 && words.slice(1, 4).every((word) => word === 0)) || // discard (100::/64)
     (first & 0xfe00) === 0xfc00 || // unique local
     (first & 0xffc0) === 0xfe80 || // link-local
-    (first & 0xffc0) === 0xfec0 // site-local (deprecated)
+    (first & 0xffc0) === 0xfec0 || // site-local (deprecated)
+    (first & 0xff00) === 0xff00 // multicast
   )
 }
 

@@ -1,8 +1,13 @@
 // One line of text for what an MCP App did, for the terminal surfaces (`ferry attach --plain` and
-// the full-screen attach): its messages, model context, log lines, links and downloads.
+// the full-screen attach): its messages, model context, log lines, links and downloads, each
+// naming the App and quoting what it wrote (`protocol/app-says.ts`).
 
 import type { AppEventBody } from '../protocol/index.js'
+import { appName, appQuote, appText } from '../protocol/app-says.js'
 import { jsonText } from './terminal-text.js'
+
+/** An App's text is cut to this many characters on a terminal line. */
+const SHOWN_CHARS = 200
 
 function contentText(content: Record<string, unknown>[] | undefined): string {
   return (content ?? [])
@@ -14,24 +19,28 @@ function contentText(content: Record<string, unknown>[] | undefined): string {
     .join(' ')
 }
 
-/** What the App of `event.callId` did, without the call id. */
+/**
+ * What the App of `event.callId` did, without the call id. Whatever the App wrote is on this one
+ * line, in quotes after the App's name: it can neither start a line nor pass for Ferry's own.
+ */
 export function appEventText(event: AppEventBody): string {
   switch (event.type) {
     case 'app.message':
-      return `App message: ${contentText(event.content).slice(0, 200)}`
+      return `${appName(event)} says: ${appQuote(contentText(event.content), SHOWN_CHARS)}`
     case 'app.model_context': {
       const text = contentText(event.content)
       const data = event.structuredContent === undefined ? '' : jsonText(event.structuredContent)
-      return `App model context: ${[text, data]
-        .filter((part) => part !== '')
-        .join(' ')
-        .slice(0, 200)}`
+      const both = [text, data].filter((part) => part !== '').join(' ')
+      return `App model context: ${appQuote(both, SHOWN_CHARS)}`
     }
-    case 'app.log':
-      return `App log ${event.level}${event.logger === undefined ? '' : ` ${event.logger}`}: ${(typeof event.data === 'string' ? event.data : jsonText(event.data)).slice(0, 200)}`
+    case 'app.log': {
+      const data = typeof event.data === 'string' ? event.data : jsonText(event.data)
+      const logger = event.logger === undefined ? '' : ` ${appText(event.logger, 80)}`
+      return `App log ${event.level}${logger}: ${appQuote(data, SHOWN_CHARS)}`
+    }
     case 'app.link_opened':
-      return `App opened ${event.url}`
+      return `App opened ${appText(event.url, SHOWN_CHARS)}`
     case 'app.download':
-      return `App download: ${event.files.map((file) => `${file.name} (${file.mimeType}, ${file.bytes} bytes)`).join(', ')}`
+      return `App download: ${event.files.map((file) => `${appText(file.name, 80)} (${appText(file.mimeType, 80)}, ${file.bytes} bytes)`).join(', ')}`
   }
 }

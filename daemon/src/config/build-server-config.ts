@@ -2,6 +2,7 @@
 // defaults and clamps, expands `$VAR`s and placeholders, checks URLs, and resolves a relative `cwd`.
 
 import { dirname, resolve } from 'node:path'
+import { redactUrl } from '../protocol/redact-url.js'
 import {
   DEFAULT_APP_RESOURCE_TIMEOUT_MS,
   DEFAULT_LOG_LEVEL,
@@ -100,6 +101,12 @@ export function buildServerConfig(raw: RawServer, context: BuildContext): BuildR
     const headers = expandMap(raw.headers, 'headers')
     // The value is left out of the message: after expansion it may hold a token.
     if (errors.length === 0 && !isHttpUrl(url)) errors.push(`${at(field)}: expected an http(s) URL`)
+    // fetch refuses a URL with credentials in it, so such a server could never connect.
+    else if (errors.length === 0 && hasUserinfo(url)) {
+      errors.push(
+        `${at(field)}: ${redactUrl(url)} has a user name or password in it, which Ferry cannot send; put the credentials in "headers" instead, e.g. "Authorization": "Basic …"`,
+      )
+    }
     // Cursor and Claude Code treat a bare `url` as Streamable HTTP that may fall back to SSE.
     const sseFallback = transport === 'streamable-http' && picked.bareUrl
     config = { ...base, transport, url, headers, sseFallback }
@@ -216,6 +223,11 @@ function rootsOf(
   return roots.map((root, index) =>
     resolve(dirname(context.file), expand(root, at('roots', index))),
   )
+}
+
+function hasUserinfo(value: string): boolean {
+  const { username, password } = new URL(value)
+  return username !== '' || password !== ''
 }
 
 function isHttpUrl(value: string): boolean {

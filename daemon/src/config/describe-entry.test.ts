@@ -78,7 +78,7 @@ describe('a waiting workspace entry, described', () => {
     expect(described(settings.servers[1])).toMatchObject({
       transport: 'streamable-http',
       command: null,
-      url: 'https://[redacted]@example.test/mcp?key=[redacted]&v=[redacted]#[redacted]',
+      url: 'https://***@example.test/mcp?key=***&v=***#***',
       headers: ['Authorization'],
     })
     const text = JSON.stringify(settings)

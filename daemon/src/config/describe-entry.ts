@@ -7,7 +7,7 @@ import type { WorkspaceEntry, WorkspaceFile } from '../protocol/workspace.js'
 import { variablesIn } from './expand-vars.js'
 import { canonicalJson } from './fingerprint.js'
 import { isPlainObject } from './format-path.js'
-import { redactUrl } from './redact-url.js'
+import { redactUrl } from '../protocol/redact-url.js'
 import { guessTransport } from './resolve-server.js'
 import { workspaceFiles, type FileContext } from './workspace-files.js'
 

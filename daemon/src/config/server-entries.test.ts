@@ -136,6 +136,16 @@ describe('server entries', () => {
     expect(invalidError(settings, 'f')).toBe('mcpServers.f.url: expected an http(s) URL')
   })
 
+  it('rejects a URL with a user name or password, showing it redacted and where credentials go', async () => {
+    const { settings } = await load(
+      { mcpServers: { f: { httpUrl: 'https://ada:${PASS}@mcp.example.com/mcp?key=${PASS}' } } },
+      { PASS: 'hunter2' },
+    )
+    expect(invalidError(settings, 'f')).toBe(
+      'mcpServers.f.httpUrl: https://***@mcp.example.com/mcp?key=*** has a user name or password in it, which Ferry cannot send; put the credentials in "headers" instead, e.g. "Authorization": "Basic …"',
+    )
+  })
+
   it('marks a server invalid when a variable is unset, naming it but never a value', async () => {
     const env = { GITHUB_TOKEN: undefined, OTHER_SECRET: 'hunter2' }
     const { settings } = await load(

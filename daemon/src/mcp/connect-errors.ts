@@ -3,6 +3,7 @@
 import { ProtocolError } from '@modelcontextprotocol/client'
 import type { ServerConfig } from '../config/types.js'
 import { errorMessage } from '../errors.js'
+import { redactUrl } from '../protocol/redact-url.js'
 import {
   describeHttpFailure,
   httpFailureOf,
@@ -51,7 +52,7 @@ export function describeConnectFailure(error: unknown, context: ConnectFailureCo
   if (failure !== undefined) return describeHttpConnectFailure(failure, context)
   if (config.transport !== 'stdio') {
     const unreachable = unreachableReason(error)
-    if (unreachable !== undefined) return `cannot reach ${config.url}: ${unreachable}`
+    if (unreachable !== undefined) return `cannot reach ${redactUrl(config.url)}: ${unreachable}`
   }
   if (context.processEnd !== undefined) {
     const tail = context.lastStderr ? `; last stderr line: ${context.lastStderr}` : ''

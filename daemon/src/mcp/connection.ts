@@ -19,6 +19,7 @@ import type { ServerConfig, TransportKind } from '../config/types.js'
 import { ErrorCode, FerryError, errorMessage } from '../errors.js'
 import type { Log } from '../log.js'
 import type { LogLevel, ProtocolEra, ServerStatus } from '../protocol/index.js'
+import { redactUrls } from '../protocol/redact-url.js'
 import { isToolAllowed } from '../tools/registry.js'
 import { AppChecks, namedApps } from './app-checks.js'
 import { planConnect, type ConnectPlan } from './connect-plan.js'
@@ -358,7 +359,10 @@ export class Connection {
     return this.client
   }
 
-  private setStatus(status: ServerStatus, error: string | null = null): void {
+  /** The one way a status and its error leave for the log, the transcripts and the API. */
+  private setStatus(status: ServerStatus, reason: string | null = null): void {
+    // A server's stderr or a reason from elsewhere may name a URL with a secret in it.
+    const error = reason === null ? null : redactUrls(reason)
     this.status = status
     this.error = error
     if (error !== null) this.lastFailure = error

@@ -39,6 +39,19 @@ describe('http failures', () => {
     )
   })
 
+  it('quotes a body that echoes the request URL with the URL redacted', () => {
+    const body = 'Cannot POST /mcp?key=S3CR3T; see http://u:p@h.example/mcp?key=S3CR3T'
+    expect(describeHttpFailure({ status: 404, statusText: 'Not Found', body })).toBe(
+      'HTTP 404 Not Found: Cannot POST /mcp?key=***; see http://***@h.example/mcp?key=***',
+    )
+    const dns = new TypeError('fetch failed', {
+      cause: new Error('getaddrinfo failed for http://h.invalid/mcp?key=S3CR3T'),
+    })
+    expect(unreachableReason(dns)).toBe(
+      'fetch failed: getaddrinfo failed for http://h.invalid/mcp?key=***',
+    )
+  })
+
   it('reads "modern only" from a 400 carrying -32022, and from nothing else', () => {
     const body = JSON.stringify({
       jsonrpc: '2.0',

@@ -3,6 +3,8 @@
 
 import { STATUS_CODES } from 'node:http'
 import { SdkHttpError } from '@modelcontextprotocol/client'
+import { errorMessage } from '../errors.js'
+import { redactUrls } from '../protocol/redact-url.js'
 
 /** How much of a response body an error quotes. */
 export const BODY_QUOTE_CHARS = 200
@@ -27,9 +29,12 @@ export function httpFailureOf(error: unknown): HttpFailure | undefined {
   return { status: data.status, statusText, body: typeof data.text === 'string' ? data.text : '' }
 }
 
-/** `HTTP 401 Unauthorized: <the start of the body, on one line>`. */
+/**
+ * `HTTP 401 Unauthorized: <the start of the body, on one line>`, URLs redacted: a server may echo
+ * the request's URL, query and all.
+ */
 export function describeHttpFailure(failure: HttpFailure): string {
-  const flat = failure.body.replace(/\s+/g, ' ').trim()
+  const flat = redactUrls(failure.body.replace(/\s+/g, ' ').trim())
   const quoted = flat.length > BODY_QUOTE_CHARS ? `${flat.slice(0, BODY_QUOTE_CHARS)}…` : flat
   const head = `HTTP ${failure.status}${failure.statusText === '' ? '' : ` ${failure.statusText}`}`
   return quoted === '' ? `${head} (empty body)` : `${head}: ${quoted}`
@@ -70,7 +75,9 @@ export function unreachableReason(error: unknown): string | undefined {
     cause = cause.cause
   }
   if (error instanceof TypeError && error.message === 'fetch failed') {
-    return error.cause instanceof Error ? `fetch failed: ${error.cause.message}` : 'fetch failed'
+    return error.cause instanceof Error
+      ? `fetch failed: ${errorMessage(error.cause)}`
+      : 'fetch failed'
   }
   return undefined
 }

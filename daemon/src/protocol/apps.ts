@@ -117,6 +117,12 @@ export type AppEventBody =
   | {
       type: 'app.message'
       callId: string
+      /**
+       * The qualified tool and the server of the App, for views to name it before its words (see
+       * `app-says.ts`); absent in transcripts written before they were recorded.
+       */
+      tool?: string
+      server?: string
       role: 'user'
       content: Record<string, unknown>[]
     }

@@ -13,6 +13,8 @@ export interface LiveApp {
   session: Session
   /** The call whose result rendered the App. */
   callId: string
+  /** The qualified name of the tool whose call rendered it. */
+  tool: string
   /** The App's own server: the only one it may call or read. */
   server: string
   resourceUri: string
@@ -34,7 +36,7 @@ export class AppInstances {
 
   /** Opens the App of `callId` in `session`, replacing this connection's earlier one of it. */
   open(session: Session, callId: string): LiveApp {
-    const display = appDisplayOf(session.eventsAfter(0), session.id, callId)
+    const { display, tool } = appDisplayOf(session.eventsAfter(0), session.id, callId)
     for (const { app } of this.live.values()) {
       if (app.session === session && app.callId === callId) {
         this.end(app.appId, `it was replaced when its tab opened the App of call ${callId} again`)
@@ -45,6 +47,7 @@ export class AppInstances {
       appId: randomBytes(8).toString('hex'),
       session,
       callId,
+      tool,
       server: display.serverName,
       resourceUri: display.resourceUri,
       calls: new Set(),

@@ -103,8 +103,18 @@ export class AppRequests {
         const listed = this.listed(app, request.params.cursor)
         return { result: { resourceTemplates: listed.resourceTemplates } }
       }
-      case 'ui/message':
-        return record({ type: 'app.message', callId, ...request.params })
+      case 'ui/message': {
+        // Named by the daemon, so no view has to find the App's call to say whose words they are.
+        const { role, content } = request.params
+        return record({
+          type: 'app.message',
+          callId,
+          tool: app.tool,
+          server: app.server,
+          role,
+          content,
+        })
+      }
       case 'ui/update-model-context': {
         const { content, structuredContent } = request.params
         return record({

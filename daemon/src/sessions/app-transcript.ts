@@ -6,18 +6,21 @@ import type { AppContextInfo, DisplayResult, TranscriptEvent } from '../protocol
 
 export type AppDisplay = Extract<DisplayResult, { type: 'mcp_app' }>
 
-/** The App the result of `callId` rendered, or an error that says why there is none to open. */
+/**
+ * The App the result of `callId` rendered and the tool that was called, or an error that says why
+ * there is none to open.
+ */
 export function appDisplayOf(
   events: readonly TranscriptEvent[],
   session: string,
   callId: string,
-): AppDisplay {
-  let requested = false
+): { display: AppDisplay; tool: string } {
+  let tool: string | undefined
   for (const event of events) {
     if (!('callId' in event) || event.callId !== callId) continue
-    if (event.type === 'call.requested') requested = true
+    if (event.type === 'call.requested') tool = event.tool
     else if (event.type === 'call.result') {
-      if (event.display.type === 'mcp_app') return event.display
+      if (event.display.type === 'mcp_app') return { display: event.display, tool: tool ?? '' }
       const why = event.display.appNotShown
       throw new FerryError(
         ErrorCode.BadRequest,
@@ -34,7 +37,7 @@ export function appDisplayOf(
       )
     }
   }
-  if (!requested) {
+  if (tool === undefined) {
     throw new FerryError(ErrorCode.NotFound, `no call ${callId} in session ${session}`)
   }
   throw new FerryError(

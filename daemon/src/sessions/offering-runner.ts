@@ -72,7 +72,7 @@ function upstreamError(error: unknown, what: string, server: string): FerryError
   if (error instanceof ProtocolError) {
     return new FerryError(
       error.code === INVALID_PARAMS ? ErrorCode.BadRequest : ErrorCode.UpstreamError,
-      `server "${server}" refused ${what}: ${error.message}`,
+      `server "${server}" refused ${what}: ${errorMessage(error)}`,
       { cause: error },
     )
   }
