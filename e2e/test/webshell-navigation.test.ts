@@ -11,7 +11,7 @@ import { openPage, useBrowser } from './browser.js'
 const browser = useBrowser()
 afterEach(cleanup)
 
-const PANE_LABELS = ['Tools', 'Prompts', 'Resources', 'Logs', 'Protocol']
+const PANE_LABELS = ['Tools', 'Prompts', 'Resources', 'Logs', 'Protocol', 'Grants']
 
 describe('finding one’s way in the WebShell', () => {
   it('tells a new user how to make the first call, until there is one', async () => {

@@ -1,8 +1,9 @@
 // The panes of the server picked in the navigation: a tab per registered pane (arrow keys move
 // between them) and the chosen one below, loaded on first use. A pane made for one server at a
-// time asks for a server while every server is picked.
+// time asks for a server while every server is picked; one about the session names the session.
 
 import { useShell } from '../store/shell-context.js'
+import type { ShellStore } from '../store/shell-store.js'
 import { LazyPane } from './LazyPane.js'
 import { PANES, type PaneEntry } from './registry.js'
 
@@ -23,6 +24,11 @@ function PickServer({ entry }: { entry: PaneEntry }) {
       </ul>
     </div>
   )
+}
+
+function sessionName(store: ShellStore): string {
+  const id = store.session.value
+  return store.sessions.value.find((session) => session.id === id)?.name ?? id ?? '…'
 }
 
 export function PaneArea() {
@@ -63,7 +69,11 @@ export function PaneArea() {
           </button>
         ))}
         <span class="pane-scope" data-testid="pane-scope">
-          {server === null ? 'all servers' : server}
+          {current.perSession === true
+            ? `session ${sessionName(store)}`
+            : server === null
+              ? 'all servers'
+              : server}
         </span>
       </div>
       <div

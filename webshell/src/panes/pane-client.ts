@@ -1,5 +1,6 @@
 // What a pane needs from the shell: the daemon's REST API with the tab's token, who is asking, the
-// session shown, and one server's live feeds (its protocol trace, its stderr and MCP log messages).
+// session shown and its events, and one server's live feeds (its protocol trace, its stderr and MCP
+// log messages).
 
 import type {
   ServerLogLine,
@@ -24,6 +25,11 @@ export interface PaneClient {
   session(): string | undefined
   /** Hands `listener` the shown session's new transcript events until the returned function is called. */
   onEvents(listener: (events: readonly TranscriptEvent[]) => void): () => void
+  /**
+   * Calls `listener` each time the stream is live again after a drop (what passed meanwhile may
+   * have reached the transcript as a snapshot, not as events), until the returned function is called.
+   */
+  onResumed(listener: () => void): () => void
   /** Follows `feeds` of `server` until the returned function is called (again after reconnects). */
   follow(server: string, feeds: ServerFeed[], listener: ServerFeedListener): () => void
 }

@@ -1,12 +1,12 @@
-// The panes the navigation offers for a server (or every server), in tab order. A pane is a
-// component taking `PaneProps`; its entry says how to get it. `load` is a dynamic import, so a
+// The panes the navigation offers for a server (or every server), and for the session shown, in
+// tab order. A pane is a component taking `PaneProps`; its entry says how to get it. `load` is a dynamic import, so a
 // pane's code arrives the first time it is opened and the first visit does not pay for it. Only
 // panes listed here are shown: adding one is its module plus one entry.
 
 import type { ComponentType } from 'preact'
 import { ToolsPanel } from '../ToolsPanel.js'
 
-export type PaneId = 'tools' | 'prompts' | 'resources' | 'logs' | 'protocol'
+export type PaneId = 'tools' | 'prompts' | 'resources' | 'logs' | 'protocol' | 'grants'
 
 export interface PaneProps {
   /** The server picked in the navigation; null for every server. */
@@ -18,6 +18,8 @@ export interface PaneEntry {
   label: string
   /** Shows only for one server at a time: with every server picked, the person is asked to pick one. */
   perServer?: boolean
+  /** About the session shown, whichever server is picked: the tab bar names the session. */
+  perSession?: boolean
   /** The pane itself: at hand, or loaded on first use. */
   pane: { ready: ComponentType<PaneProps> } | { load: () => Promise<ComponentType<PaneProps>> }
 }
@@ -48,5 +50,11 @@ export const PANES: readonly PaneEntry[] = [
     label: 'Protocol',
     perServer: true,
     pane: { load: () => import('./ProtocolPane.js').then((module) => module.ProtocolPane) },
+  },
+  {
+    id: 'grants',
+    label: 'Grants',
+    perSession: true,
+    pane: { load: () => import('./GrantsPane.js').then((module) => module.GrantsPane) },
   },
 ]
