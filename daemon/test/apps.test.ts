@@ -53,15 +53,16 @@ beforeAll(async () => {
   }
   daemon = await startDaemon({
     mcpServers: {
-      // The hanging resource is given up after 1 s instead of the default 5 s.
-      apps: fixture(['--apps', '--record', records.apps], { appResourceTimeoutMs: 1000 }),
+      // The hanging resource is given up after 3 s instead of the default 5 s; the other reads, a
+      // 1.3 MiB one among them, finish well within that even on a busy machine.
+      apps: fixture(['--apps', '--record', records.apps], { appResourceTimeoutMs: 3000 }),
       modern: fixture(['--apps', '--era', 'modern', '--record', records.modern], {
         versionNegotiation: 'auto',
-        appResourceTimeoutMs: 1000,
+        appResourceTimeoutMs: 3000,
       }),
       // The same App tools on a server that does not declare the extension.
       plain: fixture(['--apps', '--no-ui-extension', '--record', records.plain], {
-        appResourceTimeoutMs: 1000,
+        appResourceTimeoutMs: 3000,
       }),
       // An ext-apps server that does not declare it either, with one App it does not have.
       host: { command: process.execPath, args: [appHostServerPath] },
@@ -181,7 +182,7 @@ describe('MCP Apps', () => {
     expect(apps.get('app_too_big')).toBe('App not shown: resource is 1.3 MiB, limit 1 MiB')
     expect(apps.get('app_bad_csp')).toMatch(/^App not shown: resource CSP is refused: /)
     expect(apps.get('app_hang')).toBe(
-      'App not shown: reading ui://fixture/hang timed out after 1 s',
+      'App not shown: reading ui://fixture/hang timed out after 3 s',
     )
     // A server that does not declare the extension gets the very same checks.
     const plain = new Map((await tools('plain')).map((t) => [t.tool, t.appNotShown]))
@@ -337,7 +338,7 @@ describe('MCP Apps', () => {
         'app_read_error',
         'App not shown: reading ui://fixture/read-error failed: the App store is offline',
       ],
-      ['app_hang', 'App not shown: reading ui://fixture/hang timed out after 1 s'],
+      ['app_hang', 'App not shown: reading ui://fixture/hang timed out after 3 s'],
     ]
     for (const [tool, reason] of cases) {
       const started = Date.now()
