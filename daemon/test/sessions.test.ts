@@ -212,9 +212,21 @@ describe('durability', () => {
       }
     })()
     await waitFor(() => (watcher.events.length >= 1500 ? true : undefined), 60_000, '1,500 events')
+    // One call surely running at the kill: the waves alone may be between calls just then.
+    const held = call(daemon, {
+      tool: 'mcp_fx_slow',
+      arguments: { steps: 100_000, delayMs: 5 },
+      id: 'held',
+    }).catch(() => undefined)
+    await waitFor(
+      () =>
+        watcher.events.some((e) => e.type === 'call.progress' && e.callId === 'held') || undefined,
+      60_000,
+      'the held call to run',
+    )
     daemon.process.kill('SIGKILL')
     stop = true
-    await calls
+    await Promise.all([calls, held])
     const received = [...watcher.events]
     expect(received.map((e) => e.seq)).toEqual(received.map((_, i) => i + 1))
 
@@ -234,7 +246,7 @@ describe('durability', () => {
       else if (isCallEnd(e)) open.delete(e.callId)
     }
     expect([...open]).toEqual([])
-    expect(after.some((e) => e.type === 'call.interrupted')).toBe(true)
+    expect(after.find((e) => e.type === 'call.interrupted' && e.callId === 'held')).toBeDefined()
     const log = await readJsonLines(join(daemon.stateDir, 'daemon.log'))
     expect(log.some((entry) => entry.kind === 'session.torn_record')).toBe(true)
     expect((await readFile(file, 'utf8')).endsWith('\n')).toBe(true)
