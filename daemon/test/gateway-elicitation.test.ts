@@ -5,11 +5,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TranscriptEvent } from '../src/protocol/index.js'
 import { cleanup, fixture, startDaemon, waitFor, type TestDaemon } from './harness.js'
+import { elicitingClient, type ElicitParams } from './gateway-harness.js'
 import { openStream } from './stream-harness.js'
-
-type Era = 'legacy' | 'modern'
-type ElicitParams = { message: string; requestedSchema: Record<string, unknown> }
-type Answerer = (params: ElicitParams) => Promise<ElicitResult>
 
 const REASON_KEY = 'ferry/reason'
 const NOBODY =
@@ -22,33 +19,7 @@ async function token(daemon: TestDaemon, name: string, flags: string[] = []): Pr
 }
 
 /** An SDK v2 gateway client; with `answer` it declares form elicitation and answers with it. */
-async function gatewayClient(
-  daemon: TestDaemon,
-  secret: string,
-  era: Era,
-  answer?: Answerer,
-  options: { autoFulfill?: boolean } = {},
-): Promise<Client> {
-  const client = new Client(
-    { name: `test-${era}`, version: '1.0.0' },
-    {
-      capabilities: answer === undefined ? {} : { elicitation: { form: {} } },
-      versionNegotiation: era === 'legacy' ? { mode: 'legacy' } : { mode: 'auto' },
-      ...(options.autoFulfill === false ? { inputRequired: { autoFulfill: false } } : {}),
-    },
-  )
-  if (answer !== undefined) {
-    client.setRequestHandler('elicitation/create', (request) =>
-      answer(request.params as unknown as ElicitParams),
-    )
-  }
-  const transport = new StreamableHTTPClientTransport(new URL('mcp', daemon.info.url), {
-    requestInit: { headers: { authorization: `Bearer ${secret}` } },
-  })
-  await client.connect(transport)
-  expect(client.getProtocolEra()).toBe(era)
-  return client
-}
+const gatewayClient = elicitingClient
 
 /** What the fixture's `ask_user` says it received, one entry per question. */
 function answersOf(result: unknown): Array<Record<string, unknown>> {

@@ -9,6 +9,7 @@ import {
   Client,
   StreamableHTTPClientTransport,
   type CallToolResult,
+  type ElicitResult,
   type Tool,
 } from '@modelcontextprotocol/client'
 import type {
@@ -139,6 +140,42 @@ export async function connectGateway(
     },
     close: () => client.close(),
   }
+}
+
+/** What a server (or Ferry, for a confirmation) asks a client through a form elicitation. */
+export type ElicitParams = { message: string; requestedSchema: Record<string, unknown> }
+
+/**
+ * An SDK v2 client of `/mcp` with `secret`, in `era`; with `answer` it declares form elicitation
+ * and answers every elicitation through it.
+ */
+export async function elicitingClient(
+  daemon: Daemon,
+  secret: string,
+  era: 'legacy' | 'modern',
+  answer?: (params: ElicitParams) => Promise<ElicitResult>,
+  options: { autoFulfill?: boolean } = {},
+): Promise<Client> {
+  const client = new Client(
+    { name: `test-${era}`, version: '1.0.0' },
+    {
+      capabilities: answer === undefined ? {} : { elicitation: { form: {} } },
+      versionNegotiation: era === 'legacy' ? { mode: 'legacy' } : { mode: 'auto' },
+      ...(options.autoFulfill === false ? { inputRequired: { autoFulfill: false } } : {}),
+    },
+  )
+  if (answer !== undefined) {
+    client.setRequestHandler('elicitation/create', (request) =>
+      answer(request.params as unknown as ElicitParams),
+    )
+  }
+  await client.connect(
+    new StreamableHTTPClientTransport(gatewayUrl(daemon), {
+      requestInit: { headers: { authorization: `Bearer ${secret}` } },
+    }),
+  )
+  if (client.getProtocolEra() !== era) throw new Error(`expected the ${era} era`)
+  return client
 }
 
 /**

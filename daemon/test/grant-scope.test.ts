@@ -1,12 +1,8 @@
-import {
-  Client,
-  StreamableHTTPClientTransport,
-  type ElicitResult,
-} from '@modelcontextprotocol/client'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { GrantInfo, GrantsResponse, TranscriptEvent } from '../src/protocol/index.js'
 import { cleanup, fixture, waitFor, type Daemon } from './harness.js'
 import { startInProcess } from './in-process.js'
+import { elicitingClient, type ElicitParams } from './gateway-harness.js'
 import { openStream } from './stream-harness.js'
 import { closeTerminal, openTerminal } from './terminal.js'
 
@@ -14,9 +10,6 @@ afterEach(async () => {
   await closeTerminal()
   await cleanup()
 })
-
-type Era = 'legacy' | 'modern'
-type ElicitParams = { message: string; requestedSchema: Record<string, unknown> }
 
 const json = { 'content-type': 'application/json' }
 const quick = { steps: 0 }
@@ -27,32 +20,7 @@ async function token(daemon: Daemon, name: string, flags: string[] = []): Promis
   return created.stdout.trim()
 }
 
-/** An SDK gateway client; with `answer` it declares form elicitation and answers through it. */
-async function agent(
-  daemon: Daemon,
-  secret: string,
-  era: Era,
-  answer?: (params: ElicitParams) => Promise<ElicitResult>,
-): Promise<Client> {
-  const client = new Client(
-    { name: `agent-${era}`, version: '1.0.0' },
-    {
-      capabilities: answer === undefined ? {} : { elicitation: { form: {} } },
-      versionNegotiation: era === 'legacy' ? { mode: 'legacy' } : { mode: 'auto' },
-    },
-  )
-  if (answer !== undefined) {
-    client.setRequestHandler('elicitation/create', (request) =>
-      answer(request.params as unknown as ElicitParams),
-    )
-  }
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL('mcp', daemon.info.url), {
-      requestInit: { headers: { authorization: `Bearer ${secret}` } },
-    }),
-  )
-  return client
-}
+const agent = elicitingClient
 
 async function grants(daemon: Daemon): Promise<GrantInfo[]> {
   return ((await (await daemon.api('/grants')).json()) as GrantsResponse).grants

@@ -3,11 +3,6 @@
 // revoking one from the tab, recorded as the tab's doing, after which the tool is asked about
 // again; and a revocation made elsewhere leaving the open view without a reload.
 
-import {
-  Client,
-  StreamableHTTPClientTransport,
-  type ElicitResult,
-} from '@modelcontextprotocol/client'
 import type { Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import type {
@@ -17,6 +12,7 @@ import type {
   TranscriptEvent,
 } from '../../daemon/src/protocol/index.js'
 import { cleanup, fixture, type Daemon } from '../../daemon/test/harness.js'
+import { elicitingClient } from '../../daemon/test/gateway-harness.js'
 import { startInProcess } from '../../daemon/test/in-process.js'
 import { openPage, useBrowser } from './browser.js'
 
@@ -26,20 +22,10 @@ afterEach(cleanup)
 const json = { 'content-type': 'application/json' }
 
 /** A gateway client of token `secret` that answers every confirmation it is asked with `decision`. */
-async function agent(daemon: Daemon, secret: string, decision: string): Promise<Client> {
-  const client = new Client(
-    { name: 'careful-agent', version: '1.0.0' },
-    { capabilities: { elicitation: { form: {} } } },
+function agent(daemon: Daemon, secret: string, decision: string) {
+  return elicitingClient(daemon, secret, 'legacy', () =>
+    Promise.resolve({ action: 'accept', content: { decision } }),
   )
-  client.setRequestHandler('elicitation/create', () =>
-    Promise.resolve<ElicitResult>({ action: 'accept', content: { decision } }),
-  )
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL('mcp', daemon.info.url), {
-      requestInit: { headers: { authorization: `Bearer ${secret}` } },
-    }),
-  )
-  return client
 }
 
 async function grants(daemon: Daemon): Promise<GrantInfo[]> {
