@@ -44,16 +44,20 @@ export async function answerOf(response: Response): Promise<RpcAnswer> {
   return { status: response.status, body: JSON.parse(data) as RpcAnswer['body'] }
 }
 
-/** One 2026-07-28 request, with the per-request envelope and the headers the era requires. */
-export async function modern(
+/**
+ * One 2026-07-28 request, with the per-request envelope and the headers the era requires, as the
+ * raw response; `meta` adds to the envelope (a `progressToken`, say).
+ */
+export function modernRequest(
   daemon: Daemon,
   token: string,
   method: string,
   params: Record<string, unknown> = {},
   capabilities: Record<string, unknown> = {},
-): Promise<RpcAnswer> {
+  meta: Record<string, unknown> = {},
+): Promise<Response> {
   const name = typeof params.name === 'string' ? params.name : params.taskId
-  const response = await fetch(new URL('mcp', daemon.info.url), {
+  return fetch(new URL('mcp', daemon.info.url), {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -73,11 +77,22 @@ export async function modern(
           'io.modelcontextprotocol/protocolVersion': MODERN,
           'io.modelcontextprotocol/clientInfo': { name: 'raw-modern', version: '1' },
           'io.modelcontextprotocol/clientCapabilities': capabilities,
+          ...meta,
         },
       },
     }),
   })
-  return answerOf(response)
+}
+
+/** One 2026-07-28 request (see `modernRequest`), its JSON-RPC answer read. */
+export async function modern(
+  daemon: Daemon,
+  token: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  capabilities: Record<string, unknown> = {},
+): Promise<RpcAnswer> {
+  return answerOf(await modernRequest(daemon, token, method, params, capabilities))
 }
 
 export interface LegacySession {

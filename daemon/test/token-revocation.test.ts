@@ -4,7 +4,7 @@ import type { TranscriptEvent } from '../src/protocol/index.js'
 import { cleanup, fixture, readJsonLines, tempDir, waitFor, type Daemon } from './harness.js'
 import { startInProcess } from './in-process.js'
 import { openStream, type TestStream } from './stream-harness.js'
-import { gatewayToken, legacySession, MODERN, newId, WITH_TASKS } from './tasks-wire.js'
+import { gatewayToken, legacySession, modernRequest, WITH_TASKS } from './tasks-wire.js'
 
 afterEach(cleanup)
 
@@ -33,32 +33,14 @@ function seen<T extends TranscriptEvent['type']>(
 
 /** A raw 2026-07-28 `tools/call` whose answer is read to its end, or to the failure that cuts it. */
 function modernCall(daemon: Daemon, token: string, name: string, args: Record<string, unknown>) {
-  return fetch(new URL('mcp', daemon.info.url), {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${token}`,
-      'mcp-protocol-version': MODERN,
-      'mcp-method': 'tools/call',
-      'mcp-name': name,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: newId(),
-      method: 'tools/call',
-      params: {
-        name,
-        arguments: args,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': MODERN,
-          'io.modelcontextprotocol/clientInfo': { name: 'doomed', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': {},
-          progressToken: 'p1',
-        },
-      },
-    }),
-  })
+  return modernRequest(
+    daemon,
+    token,
+    'tools/call',
+    { name, arguments: args },
+    {},
+    { progressToken: 'p1' },
+  )
     .then(async (response) => ({ status: response.status, text: await response.text() }))
     .catch((error: unknown) => ({ status: 0, text: `failed: ${String(error)}` }))
 }
