@@ -15,6 +15,8 @@ export const ErrorCode = {
   UnsupportedMediaType: 'unsupported_media_type',
   PayloadTooLarge: 'payload_too_large',
   ServerNotReady: 'server_not_ready',
+  /** A remote server that needs an OAuth sign-in first (`ferry login`); 409. */
+  NeedsLogin: 'needs_login',
   ToolNotFound: 'tool_not_found',
   ToolTimeout: 'tool_timeout',
   /** A prompt get, resource read or completion the server did not answer in time. */

@@ -45,14 +45,21 @@ describe('Streamable HTTP connect failures', () => {
       mcpServers: {
         ...Object.fromEntries(paths.map((p) => [`s${p}`, { httpUrl: `${base}/status/${p}` }])),
         modern: { httpUrl: `${base}/modern` },
+        off: { httpUrl: `${base}/status/401`, oauth: { enabled: false } },
       },
     })
     const error = async (name: string) => (await daemon.waitForStatus(name, 'failed')).error ?? ''
 
-    const oauth = await error('s401')
-    expect(oauth).toMatch(/^HTTP 401 Unauthorized: \{"error":"invalid_token"/)
-    expect(oauth).toContain('OAuth bearer token (WWW-Authenticate: Bearer)')
-    expect(oauth).toContain('Ferry does not sign in with OAuth yet')
+    // A Bearer challenge asks for a sign-in; one this server cannot offer (it publishes no OAuth
+    // metadata) says so, and still names `ferry login`.
+    expect((await daemon.waitForStatus('s401', 'needs_login')).error).toBe(
+      'the server asks for an OAuth sign-in, and preparing it failed (Dynamic Client Registration rejected (HTTP 404): 404 Not Found): run `ferry login s401` to sign in',
+    )
+    const off = await error('off')
+    expect(off).toMatch(/^HTTP 401 Unauthorized: \{"error":"invalid_token"/)
+    expect(off).toContain(
+      'sign-in is off for "off" ("oauth": { "enabled": false }); turn it on and run `ferry login off`',
+    )
     const basic = await error('s401-basic')
     expect(basic).toBe(
       'HTTP 401 Unauthorized: Authentication required.; check the credentials in "headers" for "s401-basic"',
@@ -69,7 +76,7 @@ describe('Streamable HTTP connect failures', () => {
     // The body is quoted up to 200 characters, then cut.
     expect(crashed.length).toBeLessThan('HTTP 500 Internal Server Error: '.length + 200 + 2)
     expect(crashed.endsWith('…')).toBe(true)
-    for (const name of paths.map((p) => `s${p}`)) {
+    for (const name of paths.filter((p) => p !== '401').map((p) => `s${p}`)) {
       expect(await error(name)).not.toContain('2026-07-28')
     }
     expect(await error('modern')).toBe(

@@ -1,11 +1,14 @@
 // The servers column of the navigation: every server, or one, picked for the panes; per server a
 // status pill, its era and protocol, tool count, the last error in plain words, the tail of its
 // stderr on request, a reconnect button, and for a workspace server that waits for the person's
-// approval, the entry as it would run and an Approve button that approves exactly that. While Ferry
-// is not answering, no status is claimed.
+// approval, the entry as it would run and an Approve button that approves exactly that; for a
+// remote server that needs an OAuth sign-in, a Sign in button that opens the authorization page in
+// a new tab. While Ferry is not answering, no status is claimed.
 
 import { useState } from 'preact/hooks'
 import type {
+  LoginOutcome,
+  LoginResponse,
   LogsResponse,
   ServerInfo,
   WorkspaceApproveRequest,
@@ -59,6 +62,34 @@ function ServerRow({
         await controller.loadServers()
       }
     })
+  // The tab opens within the click (a page opened later is blocked as a pop-up), then goes to the
+  // authorization page once the daemon has made it; the page cannot reach back into this one.
+  const signIn = () =>
+    run(async () => {
+      const tab = window.open('', '_blank')
+      if (tab !== null) tab.opener = null
+      try {
+        const started = await controller.api<LoginResponse>(`/servers/${name}/login`, 'POST')
+        if (tab === null) {
+          setFailure(
+            `The browser blocked the new tab; open ${started.authorizationUrl} to sign in.`,
+          )
+          return
+        }
+        tab.location.href = started.authorizationUrl
+      } catch (error) {
+        tab?.close()
+        throw error
+      }
+      let outcome = await controller.api<LoginOutcome>(`/servers/${name}/login/wait`, 'POST')
+      while (outcome.pending) {
+        outcome = await controller.api<LoginOutcome>(`/servers/${name}/login/wait`, 'POST')
+      }
+      await controller.loadServers()
+      if (outcome.status !== 'ready') {
+        setFailure(`Signing in did not work: ${outcome.error ?? outcome.status}`)
+      }
+    })
   const showStderr = () =>
     run(async () =>
       setStderr(
@@ -105,6 +136,11 @@ function ServerRow({
       {server.transport === 'stdio' && (
         <button type="button" disabled={stale} onClick={() => void showStderr()}>
           Show stderr
+        </button>
+      )}
+      {server.status === 'needs_login' && (
+        <button type="button" disabled={busy || stale} onClick={() => void signIn()}>
+          {busy ? 'Signing in…' : `Sign in to ${server.name}`}
         </button>
       )}
       {server.approval !== null && <ApprovalDetails entry={server.approval} />}
@@ -182,7 +218,8 @@ export function ServerSummary() {
   }
   const ready = servers.filter((server) => server.status === 'ready').length
   const trouble = servers.some(
-    (server) => server.status === 'failed' || server.status === 'invalid',
+    (server) =>
+      server.status === 'failed' || server.status === 'invalid' || server.status === 'needs_login',
   )
   return (
     <span class={trouble ? 'summary summary-trouble' : 'summary'} data-testid="summary">

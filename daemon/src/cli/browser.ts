@@ -1,18 +1,18 @@
-// Opens a page in the person's default browser, the way `ferry open` does: `open` on macOS,
-// `xdg-open` on Linux, detached so the browser outlives the command.
+// Opens a page in the person's browser, the way `ferry open` and `ferry login` do: the `BROWSER`
+// environment variable first (programs separated by ":", each run with the URL as its one
+// argument, as xdg-utils reads it), then `open` on macOS or `xdg-open` on Linux; detached, so the
+// browser outlives the command.
 
 import { spawn } from 'node:child_process'
 
-function browserCommand(): string | undefined {
-  if (process.platform === 'darwin') return 'open'
-  if (process.platform === 'linux') return 'xdg-open'
-  return undefined
+function browserCommands(env: NodeJS.ProcessEnv): string[] {
+  const chosen = (env.BROWSER ?? '').split(':').filter((command) => command.trim() !== '')
+  if (process.platform === 'darwin') return [...chosen, 'open']
+  if (process.platform === 'linux') return [...chosen, 'xdg-open']
+  return chosen
 }
 
-/** Starts the browser on `url`; false when none could be started. */
-export function launchBrowser(url: string): Promise<boolean> {
-  const command = browserCommand()
-  if (command === undefined) return Promise.resolve(false)
+function start(command: string, url: string): Promise<boolean> {
   return new Promise((resolve) => {
     const child = spawn(command, [url], { stdio: 'ignore', detached: true })
     child.once('error', () => resolve(false))
@@ -21,6 +21,14 @@ export function launchBrowser(url: string): Promise<boolean> {
       resolve(true)
     })
   })
+}
+
+/** Starts the browser on `url`; false when none could be started. */
+export async function launchBrowser(url: string, env = process.env): Promise<boolean> {
+  for (const command of browserCommands(env)) {
+    if (await start(command, url)) return true
+  }
+  return false
 }
 
 /**

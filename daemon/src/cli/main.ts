@@ -18,6 +18,7 @@ import { terminalText } from './terminal-text.js'
 // Commands load their modules on demand: `ferry call` should not pay for the daemon's imports.
 const daemonCommands = () => import('./daemon-commands.js')
 const serverCommands = () => import('./server-commands.js')
+const signInCommands = () => import('./sign-in-commands.js')
 const serviceCommands = () => import('./service.js')
 const sessionCommands = () => import('./session-commands.js')
 const workspaceCommands = () => import('./workspace-commands.js')
@@ -286,6 +287,23 @@ export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) =
     .description("drop a server's connection and connect again now")
     .argument('<server>', 'server name')
     .action((server: string) => run(async (c) => (await serverCommands()).reconnect(c, server)))
+  program
+    .command('login')
+    .description(
+      'sign in to a remote server with OAuth: opens its page in your browser and waits until it connects',
+    )
+    .argument('<server>', 'server name')
+    .option('--no-browser', 'print the page to open instead of opening a browser')
+    .action((server: string, options: { browser: boolean }) =>
+      run(async (c) => (await signInCommands()).login(c, server, options)),
+    )
+  program
+    .command('logout')
+    .description(
+      "forget a remote server's sign-in (revoking its tokens where the server offers it)",
+    )
+    .argument('<server>', 'server name')
+    .action((server: string) => run(async (c) => (await signInCommands()).logout(c, server)))
   for (const [name, description] of [
     ['logs', "print a server's stderr and MCP log messages, in the order they came"],
     ['trace', "print a server's protocol trace: its last 1,000 JSON-RPC messages each way"],

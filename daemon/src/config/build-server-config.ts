@@ -15,7 +15,7 @@ import {
 import { expandVars, type ExpandContext, type ExpandResult } from './expand-vars.js'
 import { formatPath, type PathSegment } from './format-path.js'
 import type { RawServer } from './server-schema.js'
-import type { ServerConfig, TransportKind } from './types.js'
+import type { OAuthSettings, ServerConfig, TransportKind } from './types.js'
 
 export interface BuildContext {
   name: string
@@ -109,7 +109,8 @@ export function buildServerConfig(raw: RawServer, context: BuildContext): BuildR
     }
     // Cursor and Claude Code treat a bare `url` as Streamable HTTP that may fall back to SSE.
     const sseFallback = transport === 'streamable-http' && picked.bareUrl
-    config = { ...base, transport, url, headers, sseFallback }
+    const oauth = oauthOf(raw.oauth, expand, at, errors)
+    config = { ...base, transport, url, headers, sseFallback, oauth }
   }
   if (errors.length > 0) return { ok: false, transport, errors }
   return { ok: true, config, warnings }
@@ -185,9 +186,80 @@ export function describeExpandFailure(
   }
 }
 
+/**
+ * The `oauth` block with `$VAR`s expanded (a client secret usually comes from the environment).
+ * URLs are checked here so a typo is a settings error, not a failed sign-in.
+ */
+function oauthOf(
+  raw: RawServer['oauth'],
+  expand: (value: string, path: string) => string,
+  at: (...segments: PathSegment[]) => string,
+  errors: string[],
+): OAuthSettings {
+  const text = (key: 'clientId' | 'clientSecret', value: string | undefined) =>
+    value === undefined ? undefined : expand(value, at('oauth', key))
+  const url = (
+    key: 'redirectUri' | 'authorizationUrl' | 'tokenUrl' | 'clientMetadataUrl',
+    value: string | undefined,
+  ): string | undefined => {
+    if (value === undefined) return undefined
+    const expanded = expand(value, at('oauth', key))
+    const problem = oauthUrlProblem(key, expanded)
+    if (problem !== undefined) errors.push(`${at('oauth', key)}: ${problem}`)
+    return expanded
+  }
+  const settings: OAuthSettings = {
+    enabled: raw?.enabled ?? true,
+    clientId: text('clientId', raw?.clientId),
+    clientSecret: text('clientSecret', raw?.clientSecret),
+    scopes: raw?.scopes ?? [],
+    redirectUri: url('redirectUri', raw?.redirectUri),
+    authorizationUrl: url('authorizationUrl', raw?.authorizationUrl),
+    tokenUrl: url('tokenUrl', raw?.tokenUrl),
+    clientMetadataUrl: url('clientMetadataUrl', raw?.clientMetadataUrl),
+  }
+  if (settings.clientSecret !== undefined && settings.clientId === undefined) {
+    errors.push(`${at('oauth', 'clientSecret')}: needs "clientId" beside it`)
+  }
+  if ((settings.authorizationUrl === undefined) !== (settings.tokenUrl === undefined)) {
+    errors.push(
+      `${at('oauth')}: "authorizationUrl" and "tokenUrl" go together; set both or neither`,
+    )
+  }
+  return settings
+}
+
+function oauthUrlProblem(key: string, value: string): string | undefined {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return 'expected an absolute URL'
+  }
+  if (key === 'clientMetadataUrl') {
+    return url.protocol === 'https:' && url.pathname !== '/'
+      ? undefined
+      : 'expected an https URL with a path (a client ID metadata document)'
+  }
+  if (key === 'redirectUri') {
+    return url.protocol === 'http:' && isLoopbackHost(url.hostname)
+      ? undefined
+      : "expected an http URL on 127.0.0.1, [::1] or localhost that reaches the daemon's /oauth/callback"
+  }
+  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname))
+    ? undefined
+    : 'expected an https URL (http only on a loopback host)'
+}
+
+function isLoopbackHost(host: string): boolean {
+  return host === '127.0.0.1' || host === '[::1]' || host === 'localhost'
+}
+
 function inapplicableFields(raw: RawServer, transport: TransportKind): string[] {
   const fields =
-    transport === 'stdio' ? (['headers'] as const) : (['args', 'env', 'envFile', 'cwd'] as const)
+    transport === 'stdio'
+      ? (['headers', 'oauth'] as const)
+      : (['args', 'env', 'envFile', 'cwd'] as const)
   return fields.filter((key) => raw[key] !== undefined)
 }
 

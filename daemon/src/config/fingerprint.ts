@@ -8,7 +8,12 @@ export function fingerprint(config: ServerConfig): string {
   const shape =
     config.transport === 'stdio'
       ? { command: config.command, args: config.args, env: config.env, cwd: config.cwd }
-      : { url: config.url, headers: config.headers, sseFallback: config.sseFallback }
+      : {
+          url: config.url,
+          headers: config.headers,
+          sseFallback: config.sseFallback,
+          oauth: config.oauth,
+        }
   const connection = {
     transport: config.transport,
     ...shape,

@@ -14,7 +14,7 @@ import { expandVars, type ExpandContext } from './expand-vars.js'
 import { fingerprint } from './fingerprint.js'
 import { formatIssue, formatPath, isPlainObject, unknownKeyWarnings } from './format-path.js'
 import { matchesAny } from './matches-any.js'
-import { serverKeys, serverSchema } from './server-schema.js'
+import { oauthKeys, serverKeys, serverSchema } from './server-schema.js'
 import type { ServerEntry, TransportKind } from './types.js'
 import type { WorkspaceEntry } from '../protocol/workspace.js'
 
@@ -82,6 +82,9 @@ export async function resolveServer(
     return invalid(null, [`${formatPath(['mcpServers', name])}: expected an object`])
 
   warnings.push(...unknownKeyWarnings(raw, serverKeys, ['mcpServers', name]))
+  if (isPlainObject(raw.oauth)) {
+    warnings.push(...unknownKeyWarnings(raw.oauth, oauthKeys, ['mcpServers', name, 'oauth']))
+  }
   const parsed = serverSchema.safeParse(raw)
   if (!parsed.success) {
     const errors = parsed.error.issues.map((issue) => formatIssue(['mcpServers', name], issue))

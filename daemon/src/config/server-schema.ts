@@ -29,6 +29,19 @@ export const serverSchema = z.object({
   disabled: z.boolean().optional(),
   includeTools: stringArray.optional(),
   excludeTools: stringArray.optional(),
+  /** OAuth sign-in for a remote server, with the keys Gemini CLI and Qwen Code use. */
+  oauth: z
+    .object({
+      enabled: z.boolean().optional(),
+      clientId: z.string().min(1, { error: 'expected a non-empty string' }).optional(),
+      clientSecret: z.string().min(1, { error: 'expected a non-empty string' }).optional(),
+      scopes: stringArray.optional(),
+      redirectUri: z.string().optional(),
+      authorizationUrl: z.string().optional(),
+      tokenUrl: z.string().optional(),
+      clientMetadataUrl: z.string().optional(),
+    })
+    .optional(),
   /** The server's roots: directories (relative ones against the settings file), or false. */
   roots: z
     .union([stringArray, z.literal(false)], {
@@ -40,6 +53,10 @@ export const serverSchema = z.object({
 export type RawServer = z.infer<typeof serverSchema>
 
 export const serverKeys: ReadonlySet<string> = new Set(Object.keys(serverSchema.shape))
+
+export const oauthKeys: ReadonlySet<string> = new Set(
+  Object.keys(serverSchema.shape.oauth.unwrap().shape),
+)
 
 export const mcpSchema = z.object({
   allowed: stringArray.optional(),

@@ -44,6 +44,25 @@ export interface RemoteServerConfig extends BaseServerConfig {
    * MCP spec's backwards-compatibility rule). Always false for SSE.
    */
   sseFallback: boolean
+  oauth: OAuthSettings
+}
+
+/** The `oauth` block of a remote server, expanded; every key but `enabled` optional. */
+export interface OAuthSettings {
+  /** False: a 401 is a plain failure and Ferry never signs in. */
+  enabled: boolean
+  /** Pre-registered client credentials: used as given, no registration. */
+  clientId: string | undefined
+  clientSecret: string | undefined
+  /** Scopes always asked for, beside what the server asks. */
+  scopes: string[]
+  /** Where the authorization server sends the browser back; the daemon's own callback by default. */
+  redirectUri: string | undefined
+  /** Endpoints given in settings, used instead of the authorization server's metadata. */
+  authorizationUrl: string | undefined
+  tokenUrl: string | undefined
+  /** An HTTPS client ID metadata document, used as the client ID where the server supports it. */
+  clientMetadataUrl: string | undefined
 }
 
 export type ServerConfig = StdioServerConfig | RemoteServerConfig

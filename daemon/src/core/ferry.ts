@@ -18,6 +18,8 @@ import type { Log } from '../log.js'
 import type { CallOptions, Connection } from '../mcp/connection.js'
 import type { Discovered } from '../mcp/discovery.js'
 import { Pool } from '../mcp/pool.js'
+import { SignIns } from '../mcp/oauth/sign-ins.js'
+import { SignInService } from './sign-in-service.js'
 import { PriorStore } from '../mcp/prior-store.js'
 import { ServerObservers, type McpLogLine, type ServerObserver } from '../mcp/server-observer.js'
 import type {
@@ -57,6 +59,10 @@ export interface FerryOptions {
 
 export class Ferry {
   settings: Settings
+  /** OAuth sign-in to remote servers: login, logout, and the browser's callback. */
+  readonly signIn: SignInService
+  /** Where sign-ins are recorded; the daemon gives it its callback URL once it listens. */
+  readonly signIns: SignIns
   private readonly pool: Pool
   private registryCache: RegistryEntry[] | undefined
   private readonly statusListeners = new Set<StatusListener>()
@@ -79,8 +85,15 @@ export class Ferry {
     this.observers = new ServerObservers((server, line, openCalls) => {
       for (const listener of this.logListeners) listener(server, line, openCalls)
     }, options.log)
+    this.signIns = new SignIns({
+      stateDir: options.stateDir,
+      clientName: 'Ferry',
+      log: options.log,
+    })
+    this.signIn = new SignInService(this.signIns, (name) => this.connection(name), options.log)
     this.pool = new Pool({
       workspace: options.load.cwd,
+      signIns: this.signIns,
       clientInfo: { name: 'ferry', version: options.version },
       priors: new PriorStore(`${options.stateDir}/discovery`),
       log: options.log,

@@ -208,6 +208,7 @@ async function start(
   const hosts = new Set([authority])
   const origins = new Set([`http://${authority}`])
   const url = `http://${authority}/`
+  ferry.signIns.setCallbackBase(url)
   const sandboxHost = `${SANDBOX_HOST_NAME}:${port}`
   const mcpUrl = `http://${authority}/mcp`
   const { store: gatewayTokens, problems } = await GatewayTokenStore.open(options.stateDir)

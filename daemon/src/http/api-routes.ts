@@ -1,6 +1,7 @@
 // The REST API under /api (see docs/api.md). Handlers validate input, call the Ferry core, and
 // shape the response; they hold no state of their own.
 
+import { signInRoutes } from './sign-in-routes.js'
 import { Hono } from 'hono'
 import type { Ferry } from '../core/ferry.js'
 import type { Log } from '../log.js'
@@ -90,6 +91,7 @@ export function apiRoutes(deps: ApiDeps): Hono {
   api.route('/', grantRoutes(deps.sessions))
   api.route('/', gatewayRoutes(deps.gatewayTokens))
   api.route('/', observeRoutes(ferry))
+  api.route('/', signInRoutes(ferry.signIn))
   api.route('/', appRoutes(deps.sessions))
 
   api.post('/reload', async (c) => c.json(await ferry.reload()))

@@ -10,6 +10,7 @@ import { apiRoutes, type ApiDeps } from './api-routes.js'
 import { respondWithError } from './error-response.js'
 import type { ConnectionGuard } from './connection-guard.js'
 import { bearerAuth, hostGuard, originGuard } from './guards.js'
+import { mountOAuthCallback } from './sign-in-routes.js'
 import { mountMcpRoute, type McpRouteDeps } from './mcp-route.js'
 import { sandboxSite } from './sandbox-site.js'
 import type { StaticFile } from './static-files.js'
@@ -83,6 +84,7 @@ export function createApp(deps: AppDeps): Hono {
     return c.body(file.body as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': file.contentType })
   })
 
+  mountOAuthCallback(app, () => deps.ferry.signIn)
   if (deps.mcp !== undefined) {
     mountMcpRoute(app, { ...deps.mcp, adminToken: deps.token, connections: deps.connections })
   }

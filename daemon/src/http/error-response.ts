@@ -16,6 +16,7 @@ const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   [ErrorCode.UnsupportedMediaType]: 415,
   [ErrorCode.PayloadTooLarge]: 413,
   [ErrorCode.ServerNotReady]: 503,
+  [ErrorCode.NeedsLogin]: 409,
   [ErrorCode.ToolNotFound]: 404,
   [ErrorCode.ToolTimeout]: 504,
   [ErrorCode.Timeout]: 504,

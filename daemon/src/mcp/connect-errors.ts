@@ -78,7 +78,7 @@ function describeHttpConnectFailure(failure: HttpFailure, context: ConnectFailur
   if (failure.status === 401) {
     const challenge = context.authChallenge?.trim()
     if (challenge !== undefined && /^bearer\b/i.test(challenge)) {
-      return `${said}; the server asks for an OAuth bearer token (WWW-Authenticate: Bearer), and Ferry does not sign in with OAuth yet; if you have a token, set "headers": { "Authorization": "Bearer …" } for "${name}"`
+      return `${said}; the server asks for an OAuth bearer token (WWW-Authenticate: Bearer), and sign-in is off for "${name}" ("oauth": { "enabled": false }); turn it on and run \`ferry login ${name}\`, or set "headers": { "Authorization": "Bearer …" }`
     }
     return `${said}; check the credentials in "headers" for "${name}"`
   }

@@ -3,7 +3,14 @@
 // outage detection, and reconnects with backoff.
 // A remote server that lost the session (404) gets a new one at once, and the request is resent.
 
-import { Client, SdkError, SdkErrorCode, type Transport } from '@modelcontextprotocol/client'
+import {
+  Client,
+  InsufficientScopeError,
+  SdkError,
+  SdkErrorCode,
+  UnauthorizedError,
+  type Transport,
+} from '@modelcontextprotocol/client'
 import type {
   CallToolResult,
   CompleteRequest,
@@ -31,7 +38,7 @@ import { CallClock } from './call-timer.js'
 import { ElicitationRelay } from './elicitation-relay.js'
 import { featureCapabilities, rootsOf, sameRoots } from './feature-capabilities.js'
 import { listSide, listTools, type CacheMode, type Discovered, type SideList } from './discovery.js'
-import { remoteFaultOf } from './http-failures.js'
+import { describeHttpFailure, remoteFaultOf, type HttpFailure } from './http-failures.js'
 import { RemoteRecovery } from './remote-recovery.js'
 import type { PriorStore } from './prior-store.js'
 import type { ServerObserver } from './server-observer.js'
@@ -39,6 +46,7 @@ import { ServerProcess } from './server-process.js'
 import { StderrRing } from './stderr-ring.js'
 import { callAsTask, NO_TASK_CALLS, taskCallsOn, taskSupportOf } from './task-call.js'
 import { createTransport } from './transports.js'
+import type { ServerSignIn, SignIns } from './oauth/sign-ins.js'
 
 export const BACKOFF_START_MS = 500
 export const BACKOFF_CAP_MS = 30_000
@@ -61,6 +69,8 @@ export interface ConnectionDeps {
   onResourceUpdated?: (server: string, uri: string) => void
   /** The connection did not start because `recheck` found its approval no longer holds. */
   onApprovalLapsed?: (server: string, reason: string) => void
+  /** OAuth sign-in for remote servers; without it a 401 is a plain failure. */
+  signIns?: SignIns
 }
 
 export interface CallOptions {
@@ -115,6 +125,10 @@ export class Connection {
   private readonly warned = new Set<string>()
   private readonly recovery: RemoteRecovery
   private readonly elicitation: ElicitationRelay
+  /** A remote server's OAuth sign-in, unless its settings turn it off. */
+  readonly signIn: ServerSignIn | undefined
+  /** The current attempt's last 401, its body read from a copy, if it was answered one. */
+  private last401: Promise<HttpFailure> | undefined
   private readonly watch: ChangeWatch
 
   constructor(
@@ -129,6 +143,10 @@ export class Connection {
     private readonly recheck?: () => Promise<string | undefined>,
   ) {
     this.transport = config.transport
+    this.signIn =
+      config.transport !== 'stdio' && config.oauth.enabled
+        ? deps.signIns?.forServer(config)
+        : undefined
     this.observer = deps.observer(config.name, config.logLevel)
     this.stderr = new StderrRing(
       500,
@@ -300,7 +318,7 @@ export class Connection {
         },
         allowInputRequired: true,
       }
-      return await this.recovery.run((client) =>
+      const result = await this.recovery.run((client) =>
         asTask
           ? callAsTask(client, tool, args, {
               ...callOptions,
@@ -308,9 +326,13 @@ export class Connection {
             })
           : this.elicitation.callTool(client, call, tool, args, callOptions),
       )
+      this.signIn?.accepted()
+      return result
     } catch (error) {
       const expired = clock.expired(this.name, tool)
       if (expired !== undefined) throw expired
+      const refused = this.refusedAuthorization(error)
+      if (refused !== undefined) throw refused
       const closed = error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed
       if (closed && this.config.transport === 'stdio') await this.serverProcess.ended()
       const fault = this.config.transport === 'stdio' ? undefined : remoteFaultOf(error)
@@ -341,9 +363,82 @@ export class Connection {
     this.lost(`server unreachable: ${reason}`)
   }
 
+  /**
+   * A call the server refused for authorization (the token is gone and could not be refreshed, or
+   * it lacks a scope the call needs): the server waits for a person to sign in again, and the
+   * call fails saying so. Undefined for any other failure.
+   */
+  private refusedAuthorization(error: unknown): FerryError | undefined {
+    if (this.signIn === undefined) return undefined
+    if (error instanceof InsufficientScopeError) {
+      this.signIn.noteScopeRefusal(error.requiredScope)
+      if (this.signIn.refusedForScope(error.requiredScope) === 'gave_up') {
+        void this.dropClient()
+        this.setStatus('failed', this.signIn.stoppedAsking ?? 'the server refused the call')
+        return new FerryError(ErrorCode.UpstreamError, `server "${this.name}": ${this.error}`)
+      }
+      const scope = error.requiredScope === undefined ? '' : ` "${error.requiredScope}"`
+      this.needsLogin(`the server asks for more access (scope${scope})`)
+    } else if (error instanceof UnauthorizedError) {
+      this.needsLogin('the server no longer accepts the sign-in, and it could not be renewed')
+    } else {
+      return undefined
+    }
+    return this.notReadyError()
+  }
+
+  /** Waits for a person's sign-in; nothing reconnects until it is done. */
+  private needsLogin(why: string): void {
+    void this.dropClient()
+    clearTimeout(this.retryTimer)
+    this.setStatus('needs_login', `${why}: run \`ferry login ${this.name}\` to sign in`)
+  }
+
+  /** Starts a sign-in a person asked for: the authorization page to open. */
+  async beginSignIn(): Promise<{ authorizationUrl: string; expiresAt: number }> {
+    const signIn = this.requireSignIn()
+    return signIn.begin()
+  }
+
+  /**
+   * Redeems the code the browser brought back, then connects with the new tokens. Resolves with
+   * the status that leaves the server in: `ready`, or why not.
+   */
+  async finishSignIn(
+    code: string,
+    iss: string | undefined,
+    verifier: string,
+  ): Promise<{ status: ServerStatus; error: string | null }> {
+    await this.requireSignIn().finish(code, iss, verifier)
+    await this.reconnect()
+    return { status: this.status, error: this.error }
+  }
+
+  /** Forgets the server's tokens (revoking them where offered); it then needs a sign-in. */
+  async forgetSignIn(): Promise<{ forgotten: boolean; revoked: boolean }> {
+    const forgotten = await this.requireSignIn().forget()
+    await this.reconnect()
+    return forgotten
+  }
+
+  private requireSignIn(): ServerSignIn {
+    if (this.signIn !== undefined) return this.signIn
+    const why =
+      this.config.transport === 'stdio'
+        ? 'it is a stdio server; only remote servers sign in'
+        : 'its settings turn sign-in off ("oauth": { "enabled": false })'
+    throw new FerryError(ErrorCode.Conflict, `server "${this.name}" cannot sign in: ${why}`)
+  }
+
   /** Why this server cannot take a call now, or undefined while it is ready. */
   notReadyError(): FerryError | undefined {
     if (this.status === 'ready' && this.client !== undefined) return undefined
+    if (this.status === 'needs_login') {
+      return new FerryError(
+        ErrorCode.NeedsLogin,
+        `server "${this.name}" needs a sign-in: ${this.error ?? `run \`ferry login ${this.name}\``}`,
+      )
+    }
     const why =
       this.error !== null
         ? `: ${this.error}`
@@ -404,6 +499,7 @@ export class Connection {
       this.setStatus('ready')
     } catch (error) {
       if (this.closed) return
+      if (error instanceof SignInNeeded) return this.needsLogin(error.message)
       this.setStatus('failed', error instanceof FerryError ? error.message : errorMessage(error))
       if (this.everReady) this.scheduleRetry()
     }
@@ -424,6 +520,7 @@ export class Connection {
     this.elicitation.register(client)
     this.observer.attach(client)
     this.authChallenge = undefined
+    this.last401 = undefined
     client.onerror = (error) => {
       if (generation !== this.generation) return
       this.serverProcess.onClientError(error)
@@ -439,10 +536,18 @@ export class Connection {
         this.deps.log({ kind: 'server.sse_fallback', server: this.name, status })
       },
       onHttpResponse: (response) => {
-        if (response.status === 401 && generation === this.generation) {
+        if (generation !== this.generation) return
+        this.signIn?.noteResponse(response)
+        if (response.status === 401) {
+          const copy = response.clone()
+          this.last401 = copy.text().then(
+            (body) => ({ status: 401, statusText: copy.statusText, body }),
+            () => ({ status: 401, statusText: copy.statusText, body: '' }),
+          )
           this.authChallenge = response.headers.get('www-authenticate') ?? undefined
         }
       },
+      ...(this.signIn === undefined ? {} : { authProvider: this.signIn.connectProvider() }),
     })
     this.pending = client
     let timedOut = false
@@ -481,6 +586,8 @@ export class Connection {
       this.observer.disconnected(client)
       await client.close().catch(() => {})
       if (this.config.transport === 'stdio' && !timedOut) await this.serverProcess.ended()
+      const signIn = await this.signInNeeded(error)
+      if (signIn !== undefined) throw signIn
       const lastStderr = this.stderr.tail(1)[0]
       throw new FerryError(
         ErrorCode.UpstreamError,
@@ -495,6 +602,34 @@ export class Connection {
         { cause: error },
       )
     }
+  }
+
+  /**
+   * A failed attempt that a person's sign-in would fix, as the reason the server shows; a 401
+   * that asks for other credentials than an OAuth token (Basic, say) as that HTTP failure.
+   */
+  private async signInNeeded(error: unknown): Promise<Error | undefined> {
+    if (this.signIn === undefined) return undefined
+    if (error instanceof InsufficientScopeError) {
+      this.signIn.noteScopeRefusal(error.requiredScope)
+      const scope = error.requiredScope === undefined ? '' : ` (scope "${error.requiredScope}")`
+      return new SignInNeeded(`the server asks for more access${scope}`)
+    }
+    if (this.last401 === undefined) return undefined
+    const scheme = /^\s*([A-Za-z-]+)/.exec(this.authChallenge ?? '')?.[1]?.toLowerCase()
+    if (scheme !== undefined && scheme !== 'bearer' && scheme !== 'dpop') {
+      const failure = describeHttpFailure(await this.last401)
+      return new FerryError(
+        ErrorCode.UpstreamError,
+        `${failure}; check the credentials in "headers" for "${this.name}"`,
+      )
+    }
+    if (error instanceof UnauthorizedError) return new SignInNeeded('the server asks for a sign-in')
+    // A 401 whose sign-in could not even be prepared (no metadata found, say) still needs one;
+    // the reason says what went wrong on the way.
+    return new SignInNeeded(
+      `the server asks for an OAuth sign-in, and preparing it failed (${errorMessage(error)})`,
+    )
   }
 
   private async onClosed(generation: number): Promise<void> {
@@ -602,3 +737,6 @@ export class Connection {
     if (client !== undefined) await client.close().catch(() => {})
   }
 }
+
+/** An attempt refused until a person signs in; its message is the reason shown. */
+class SignInNeeded extends Error {}

@@ -6,6 +6,7 @@ import type { Log } from '../log.js'
 import type { ReloadResponse, ServerInfo, ServerStatus } from '../protocol/index.js'
 import { Connection, type ConnectionDeps } from './connection.js'
 import type { PriorStore } from './prior-store.js'
+import type { SignIns } from './oauth/sign-ins.js'
 
 export interface PoolDeps {
   workspace: string
@@ -22,6 +23,7 @@ export interface PoolDeps {
   onResourceUpdated: (server: string, uri: string) => void
   /** An approved workspace entry found, before a start, that its approval no longer holds. */
   onApprovalLapsed: (server: string, reason: string) => void
+  signIns?: SignIns
 }
 
 export type ApplyResult = Omit<ReloadResponse, 'warnings'>
@@ -128,6 +130,7 @@ export class Pool {
       subscriptions: this.deps.subscriptions,
       onResourceUpdated: this.deps.onResourceUpdated,
       onApprovalLapsed: this.deps.onApprovalLapsed,
+      ...(this.deps.signIns === undefined ? {} : { signIns: this.deps.signIns }),
     }
   }
 }

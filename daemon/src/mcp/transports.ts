@@ -5,6 +5,7 @@
 import {
   SSEClientTransport,
   StreamableHTTPClientTransport,
+  type OAuthClientProvider,
   type Transport,
 } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
@@ -25,6 +26,11 @@ export interface TransportHooks {
   onHttpResponse?: (response: Response) => void
   /** Sees (and may rewrite) every JSON-RPC message before it is sent, and each one received. */
   observe?: ObservedTransport
+  /**
+   * A remote server's OAuth credentials: the bearer token on each request, a silent refresh on a
+   * 401. A needed sign-in or a step-up is thrown, never started here: a person starts it.
+   */
+  authProvider?: OAuthClientProvider
 }
 
 export function createTransport(config: ServerConfig, hooks: TransportHooks): Transport {
@@ -82,6 +88,7 @@ function baseTransport(config: ServerConfig, hooks: TransportHooks): Transport {
     case 'streamable-http': {
       const http = new StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: { headers: config.headers },
+        ...authOptions(hooks),
         fetch: withMcpHeaders(hooks.negotiatedVersion, async (url, init) => {
           const response = await fetch(url, init)
           hooks.onHttpResponse?.(response)
@@ -91,12 +98,12 @@ function baseTransport(config: ServerConfig, hooks: TransportHooks): Transport {
       if (!config.sseFallback) return http
       return new SseFallbackTransport(
         http,
-        () => sseTransport(config),
+        () => sseTransport(config, hooks),
         (status) => hooks.onSseFallback?.(status),
       )
     }
     case 'sse':
-      return sseTransport(config)
+      return sseTransport(config, hooks)
   }
 }
 
@@ -114,7 +121,16 @@ function probeObserved(transport: StdioClientTransport, observe: ObservedTranspo
   Object.defineProperty(transport, 'constructor', { value: ObservedSibling, configurable: true })
 }
 
-function sseTransport(config: RemoteServerConfig): Transport {
+function sseTransport(config: RemoteServerConfig, hooks: TransportHooks): Transport {
   // The SDK sends `requestInit` headers on the event stream and on every POST.
-  return new SSEClientTransport(new URL(config.url), { requestInit: { headers: config.headers } })
+  return new SSEClientTransport(new URL(config.url), {
+    requestInit: { headers: config.headers },
+    ...(hooks.authProvider === undefined ? {} : { authProvider: hooks.authProvider }),
+  })
+}
+
+function authOptions(hooks: TransportHooks) {
+  return hooks.authProvider === undefined
+    ? {}
+    : { authProvider: hooks.authProvider, onInsufficientScope: 'throw' as const }
 }

@@ -5,15 +5,8 @@
 import type { InputAction, InputRequestedEvent } from './inputs.js'
 import type { ServerLogLine } from './observe.js'
 import type { WorkspaceEntry } from './workspace.js'
+import type { ServerStatus } from './server-status.js'
 
-export type ServerStatus =
-  | 'connecting'
-  | 'ready'
-  | 'failed'
-  | 'invalid'
-  | 'disabled'
-  /** Defined by the workspace's settings file and not approved yet: not started, nothing expanded. */
-  | 'awaiting_approval'
 export type ProtocolEra = 'legacy' | 'modern'
 export type TransportKind = 'stdio' | 'streamable-http' | 'sse'
 
@@ -208,3 +201,5 @@ export * from './observe.js'
 export * from './offerings.js'
 export * from './stream.js'
 export * from './workspace.js'
+export * from './server-status.js'
+export * from './sign-in.js'
