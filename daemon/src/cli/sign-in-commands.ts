@@ -34,7 +34,7 @@ export async function login(
     return 0
   }
   ctx.err(`Signing in to ${server} did not work: ${outcome.error ?? outcome.status}`)
-  return 1
+  return 2
 }
 
 export async function logout(ctx: CliContext, server: string): Promise<number> {

@@ -367,6 +367,13 @@ export class Ferry {
         const notReady = known ? connection.notReadyError() : undefined
         if (notReady !== undefined) throw notReady
       }
+      // A server that never connected has listed nothing yet; one waiting for a sign-in says so.
+      for (const connection of this.pool.all()) {
+        const prefix = plainQualifiedName({ server: connection.name, tool: '' })
+        if (connection.status === 'needs_login' && qualifiedName.startsWith(prefix)) {
+          throw connection.notReadyError()
+        }
+      }
       throw new FerryError(
         ErrorCode.ToolNotFound,
         `no tool named "${qualifiedName}"; run \`ferry tools\` to see the qualified names`,
