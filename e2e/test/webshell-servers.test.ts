@@ -1,6 +1,7 @@
 // The servers panel in a real browser: a failed server shows its error and stderr tail, the
 // reconnect button brings it back once the fault is fixed, and a workspace server waits for the
-// Approve button, which approves the entry exactly as the panel shows it.
+// Approve button, which approves the entry exactly as the panel shows it; a remote server that needs
+// an OAuth sign-in has a Sign in button that opens the authorization page in a new tab.
 
 import { existsSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
@@ -15,6 +16,7 @@ import {
   tempDir,
 } from '../../daemon/test/harness.js'
 import { startInProcess } from '../../daemon/test/in-process.js'
+import { startOAuthServer } from '../fixtures/oauth-server.js'
 import { openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
@@ -141,5 +143,35 @@ describe('the servers panel', () => {
     const unexpected = errors.filter((message) => !message.includes('status of 409'))
     expect(unexpected, unexpected.join('\n')).toEqual([])
     await page.close()
+  })
+
+  it('signs in to a server that needs it from its row, in a new tab that the authorization server sends back', async () => {
+    const oauth = await startOAuthServer()
+    try {
+      const daemon = await startInProcess({
+        mcpServers: { notes: { httpUrl: oauth.mcpUrl, trust: true } },
+      })
+      await daemon.waitForStatus('notes', 'needs_login')
+      const { page, errors } = await openPage(browser())
+      await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
+      const row = page.locator('[data-testid="server-notes"][data-status="needs_login"]')
+      await row.waitFor()
+      expect(await row.getByTestId('server-error').textContent()).toContain('ferry login notes')
+      const opened = page.context().waitForEvent('page')
+      await row.getByRole('button', { name: 'Sign in to notes' }).click()
+      const tab = await opened
+      // The authorization server approves at once and sends the tab back to the daemon.
+      await tab.getByRole('heading', { name: 'Signed in' }).waitFor()
+      expect(new URL(tab.url()).pathname).toBe('/oauth/callback')
+      expect(await tab.evaluate(() => window.opener)).toBeNull()
+      await page.locator('[data-testid="server-notes"][data-status="ready"]').waitFor()
+      expect(await page.getByTestId('summary').textContent()).toBe('Servers 1/1 ready')
+      expect(oauth.authorizations).toHaveLength(1)
+      expect(errors, errors.join('\n')).toEqual([])
+      await tab.close()
+      await page.close()
+    } finally {
+      await oauth.close()
+    }
   })
 })
