@@ -38,12 +38,13 @@ function run(
   command: string,
   args: string[],
   timeoutMs: number,
+  env: Record<string, string> = {},
 ): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
     execFile(
       command,
       args,
-      { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
+      { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...env } },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 99
         resolve({ code, out: `${stdout}${stderr}` })
@@ -212,13 +213,20 @@ export const CLIENT_ELICITATION_SCENARIOS = [
   { scenario: 'elicitation-sep1034-client-defaults', revision: '2025-11-25' },
 ] as const
 
-/** Runs one client scenario, starting `command` (the server URL appended) as the client. */
+/** The spec versions a client scenario can be run at (`--spec-version`). */
+export type SpecVersion = Revision | '2025-03-26'
+
+/**
+ * Runs one client scenario, starting `command` (the server URL appended) as the client, with
+ * `env` added to the client's environment.
+ */
 export async function runClientScenario(
   node: string,
   command: string,
   scenario: string,
-  revision: Revision,
+  revision: SpecVersion,
   outputDir: string,
+  env: Record<string, string> = {},
 ): Promise<{ result: ScenarioResult | undefined; log: string }> {
   const { out } = await run(
     node,
@@ -237,12 +245,17 @@ export async function runClientScenario(
       '60000',
     ],
     100_000,
+    env,
   )
-  for (const dir of await readdir(outputDir)) {
-    if (!dir.startsWith(`${scenario}-`)) continue
+  // A scenario named `auth/x` writes its results under `auth-x-<time>` or `auth/x-<time>`.
+  const prefix = scenario.replace('/', '-')
+  for (const dir of await readdir(outputDir, { recursive: true })) {
+    const name = dir.replace('/', '-')
+    if (!name.startsWith(`${prefix}-`) || name.endsWith('.json')) continue
     const checks = JSON.parse(
-      await readFile(join(outputDir, dir, 'checks.json'), 'utf8'),
-    ) as Check[]
+      await readFile(join(outputDir, dir, 'checks.json'), 'utf8').catch(() => 'null'),
+    ) as Check[] | null
+    if (checks === null) continue
     return { result: outcomeOf(checks), log: out }
   }
   return { result: undefined, log: out }

@@ -1,7 +1,8 @@
-import { chmod, readFile, readdir, stat, writeFile } from 'node:fs/promises'
+import { readFile, readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startOAuthServer, type OAuthServer } from '../../e2e/fixtures/oauth-server.js'
+import { standInBrowser } from '../../e2e/fixtures/stand-in-browser.js'
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { createToken } from './gateway-wire.js'
@@ -20,34 +21,12 @@ afterEach(async () => {
   server = undefined
 })
 
-/** A stand-in browser: follows the page's redirects to the daemon's callback, as a person's would. */
-async function followingBrowser(): Promise<string> {
-  const dir = await tempDir('ferry-browser-')
-  const script = join(dir, 'browser')
-  const follow = `
-    let url = process.argv[1]
-    for (let hop = 0; hop < 10; hop++) {
-      const response = await fetch(url, { redirect: 'manual' })
-      const next = response.headers.get('location')
-      await response.body?.cancel()
-      if (next === null) break
-      url = new URL(next, url).href
-    }`
-  await writeFile(
-    script,
-    `#!/bin/sh\nexec "${process.execPath}" --input-type=module -e "$FOLLOW" "$1"\n`,
-  )
-  await chmod(script, 0o755)
-  process.env.FOLLOW = follow
-  return script
-}
-
 async function signedInDaemon(): Promise<{ daemon: InProcessDaemon; browser: string }> {
   server = await startOAuthServer()
   const daemon = await startInProcess({
     mcpServers: { notes: { httpUrl: server.mcpUrl, trust: true } },
   })
-  return { daemon, browser: await followingBrowser() }
+  return { daemon, browser: await standInBrowser(await tempDir('ferry-browser-')) }
 }
 
 async function call(

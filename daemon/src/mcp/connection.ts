@@ -371,20 +371,34 @@ export class Connection {
   private refusedAuthorization(error: unknown): FerryError | undefined {
     if (this.signIn === undefined) return undefined
     if (error instanceof InsufficientScopeError) {
-      this.signIn.noteScopeRefusal(error.requiredScope)
-      if (this.signIn.refusedForScope(error.requiredScope) === 'gave_up') {
+      const refusal = this.scopeRefusal(error)
+      if (refusal instanceof FerryError) {
         void this.dropClient()
-        this.setStatus('failed', this.signIn.stoppedAsking ?? 'the server refused the call')
+        clearTimeout(this.retryTimer)
+        this.setStatus('failed', refusal.message)
         return new FerryError(ErrorCode.UpstreamError, `server "${this.name}": ${this.error}`)
       }
-      const scope = error.requiredScope === undefined ? '' : ` "${error.requiredScope}"`
-      this.needsLogin(`the server asks for more access (scope${scope})`)
+      this.needsLogin(refusal.message)
     } else if (error instanceof UnauthorizedError) {
       this.needsLogin('the server no longer accepts the sign-in, and it could not be renewed')
     } else {
       return undefined
     }
     return this.notReadyError()
+  }
+
+  /**
+   * The server refused for a scope the token lacks: a step-up sign-in, or, once the step-ups
+   * allowed did not help, the reason Ferry stopped asking (a FerryError: the server fails).
+   */
+  private scopeRefusal(error: InsufficientScopeError): SignInNeeded | FerryError {
+    const signIn = this.signIn as ServerSignIn
+    signIn.noteScopeRefusal(error.requiredScope)
+    if (signIn.refusedForScope(error.requiredScope) === 'gave_up') {
+      return new FerryError(ErrorCode.UpstreamError, signIn.stoppedAsking ?? 'the server refused')
+    }
+    const scope = error.requiredScope === undefined ? '' : ` (scope "${error.requiredScope}")`
+    return new SignInNeeded(`the server asks for more access${scope}`)
   }
 
   /** Waits for a person's sign-in; nothing reconnects until it is done. */
@@ -501,7 +515,8 @@ export class Connection {
       if (this.closed) return
       if (error instanceof SignInNeeded) return this.needsLogin(error.message)
       this.setStatus('failed', error instanceof FerryError ? error.message : errorMessage(error))
-      if (this.everReady) this.scheduleRetry()
+      // A server Ferry stopped signing in to waits for the person, not for a backoff.
+      if (this.everReady && this.signIn?.stoppedAsking === undefined) this.scheduleRetry()
     }
   }
 
@@ -610,11 +625,7 @@ export class Connection {
    */
   private async signInNeeded(error: unknown): Promise<Error | undefined> {
     if (this.signIn === undefined) return undefined
-    if (error instanceof InsufficientScopeError) {
-      this.signIn.noteScopeRefusal(error.requiredScope)
-      const scope = error.requiredScope === undefined ? '' : ` (scope "${error.requiredScope}")`
-      return new SignInNeeded(`the server asks for more access${scope}`)
-    }
+    if (error instanceof InsufficientScopeError) return this.scopeRefusal(error)
     if (this.last401 === undefined) return undefined
     const scheme = /^\s*([A-Za-z-]+)/.exec(this.authChallenge ?? '')?.[1]?.toLowerCase()
     if (scheme !== undefined && scheme !== 'bearer' && scheme !== 'dpop') {
