@@ -43,7 +43,11 @@ describe('server-everything asks the people in Ferry', () => {
   let daemon: TestDaemon
 
   beforeAll(async () => {
-    daemon = await startDaemon({ mcpServers: { everything: everything() } })
+    // With a workspace named, Ferry declares roots too, as a full client does.
+    daemon = await startDaemon(
+      { mcpServers: { everything: everything() } },
+      { args: ['--workspace', '.'] },
+    )
     await daemon.waitForStatus('everything', 'ready')
   })
   afterAll(cleanup)
@@ -293,13 +297,17 @@ describe("server-everything's roots", () => {
   let shared: string
 
   beforeAll(async () => {
-    daemon = await startDaemon({
-      mcpServers: {
-        plain: everything(),
-        custom: everything({ roots: ['./first'] }),
-        none: everything({ roots: false }),
+    daemon = await startDaemon(
+      {
+        mcpServers: {
+          plain: everything(),
+          custom: everything({ roots: ['./first'] }),
+          none: everything({ roots: false }),
+        },
+        // The workspace named on purpose: the root of a server whose settings name none.
       },
-    })
+      { args: ['--workspace', '.'] },
+    )
     shared = dirname(daemon.configPath)
     await Promise.all(
       ['plain', 'custom', 'none'].map((name) => daemon.waitForStatus(name, 'ready')),

@@ -26,16 +26,20 @@ describe('questions from the fixture servers, in both eras', () => {
   let daemon: TestDaemon
 
   beforeAll(async () => {
-    daemon = await startDaemon({
-      mcpServers: {
-        old: fixture(['--elicit-tool', '--input-tools', '--era', 'legacy'], {
-          versionNegotiation: 'legacy',
-        }),
-        new: fixture(['--elicit-tool', '--input-tools', '--era', 'modern'], {
-          versionNegotiation: 'auto',
-        }),
+    daemon = await startDaemon(
+      {
+        mcpServers: {
+          old: fixture(['--elicit-tool', '--input-tools', '--era', 'legacy'], {
+            versionNegotiation: 'legacy',
+          }),
+          new: fixture(['--elicit-tool', '--input-tools', '--era', 'modern'], {
+            versionNegotiation: 'auto',
+          }),
+        },
+        // The workspace named on purpose: every server's root.
       },
-    })
+      { args: ['--workspace', '.'] },
+    )
     expect(await daemon.waitForStatus('old', 'ready')).toMatchObject({ era: 'legacy' })
     expect(await daemon.waitForStatus('new', 'ready')).toMatchObject({ era: 'modern' })
   })

@@ -1,6 +1,6 @@
 // The servers column of the navigation: every server, or one, picked for the panes; per server a
-// status pill, its era and protocol, tool count, the last error in plain words, the tail of its
-// stderr on request, a reconnect button, and for a workspace server that waits for the person's
+// status pill, its era and protocol, tool count, the roots Ferry declares to it, the last error in
+// plain words, the tail of its stderr on request, a reconnect button, and for a workspace server that waits for the person's
 // approval, the entry as it would run and an Approve button that approves exactly that; for a
 // remote server that needs an OAuth sign-in, a Sign in button that opens the authorization page in
 // a new tab. While Ferry is not answering, no status is claimed.
@@ -126,6 +126,15 @@ function ServerRow({
       {stale && (
         <p class="server-stale" data-testid="server-stale">
           {NOT_ANSWERING}; last known {server.status}.
+        </p>
+      )}
+      {server.roots !== null && server.roots.length > 0 && (
+        <p
+          class="server-roots"
+          data-testid="server-roots"
+          title="The directories Ferry tells this server of as its roots"
+        >
+          Roots: {server.roots.join(', ')}
         </p>
       )}
       {server.error !== null && (

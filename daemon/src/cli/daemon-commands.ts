@@ -2,7 +2,7 @@
 // background and wait until it answers, stop it, or report on it.
 
 import { spawn } from 'node:child_process'
-import { closeSync, openSync, readFileSync } from 'node:fs'
+import { closeSync, openSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ErrorCode, FerryError } from '../errors.js'
@@ -22,6 +22,21 @@ export interface ServeOptions {
   host: string
   compactAboveMb: number
   newToken?: boolean
+  /** `--workspace DIR`: the daemon's workspace, named on purpose. */
+  workspace?: string
+}
+
+/** The workspace directory `--workspace` names, which must exist; the current one without it. */
+function workspaceOf(ctx: CliContext, options: ServeOptions): string {
+  if (options.workspace === undefined) return ctx.cwd
+  const dir = resolve(ctx.cwd, options.workspace)
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new FerryError(
+      ErrorCode.BadRequest,
+      `--workspace ${options.workspace}: no such directory`,
+    )
+  }
+  return dir
 }
 
 const binPath = fileURLToPath(new URL('../../bin/ferry.js', import.meta.url))
@@ -49,7 +64,8 @@ export async function serve(ctx: CliContext, options: ServeOptions): Promise<num
   })
   const daemon = await runDaemon({
     stateDir: ctx.stateDir,
-    cwd: ctx.cwd,
+    cwd: workspaceOf(ctx, options),
+    workspaceDeclared: options.workspace !== undefined,
     configFile: ctx.configFile === undefined ? undefined : resolve(ctx.cwd, ctx.configFile),
     env: ctx.env,
     homeDir: ctx.homeDir,
@@ -127,6 +143,7 @@ export async function launchDaemon(
   if (options.port !== undefined) args.push('--port', String(options.port))
   args.push('--host', options.host, '--compact-above-mb', String(options.compactAboveMb))
   if (options.newToken === true) args.push('--new-token')
+  if (options.workspace !== undefined) args.push('--workspace', workspaceOf(ctx, options))
   if (ctx.configFile !== undefined) args.push('--config', resolve(ctx.cwd, ctx.configFile))
   const child = spawn(process.execPath, args, {
     cwd: ctx.cwd,

@@ -58,6 +58,10 @@ function serveOptions(command: Command): Command {
         .default(64),
     )
     .option(
+      '--workspace <dir>',
+      "the workspace: its .ferry/settings.json is read, its sessions kept, and it is every server's root (default: the current directory, a root only when it has .ferry/settings.json)",
+    )
+    .option(
       '--new-token',
       "generate a new token instead of reusing the previous run's, locking out every open tab and link",
     )

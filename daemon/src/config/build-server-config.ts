@@ -25,6 +25,8 @@ export interface BuildContext {
   placeholders: ExpandContext
   /** VS Code input descriptions by id, to name an unanswered `${input:id}`. */
   inputDescriptions: ReadonlyMap<string, string>
+  /** The roots of an entry that names none: the known workspace, or false when none is known. */
+  workspaceRoots: string[] | false
   /** The variables of the entry's `envFile`, read by the caller; absent without one. */
   envFile?: { ok: true; values: Record<string, string> } | { ok: false; error: string }
 }
@@ -280,7 +282,10 @@ function discoveryTimeout(
   return clamped
 }
 
-/** The roots as absolute paths: the workspace by default, relative ones against the file's folder. */
+/**
+ * The roots as absolute paths, relative ones against the file's folder; without a `roots` key, the
+ * workspace where one is known, else none declared.
+ */
 function rootsOf(
   roots: RawServer['roots'],
   context: BuildContext,
@@ -288,10 +293,7 @@ function rootsOf(
   at: (...segments: PathSegment[]) => string,
 ): string[] | false {
   if (roots === false) return false
-  if (roots === undefined) {
-    const workspace = context.placeholders.workspaceFolder
-    return workspace === undefined ? [] : [resolve(workspace)]
-  }
+  if (roots === undefined) return context.workspaceRoots
   return roots.map((root, index) =>
     resolve(dirname(context.file), expand(root, at('roots', index))),
   )

@@ -1,6 +1,5 @@
 // The fallback when no settings file exists: one stdio server running Ferry's bundled demo server.
 
-import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import {
   DEFAULT_APP_RESOURCE_TIMEOUT_MS,
@@ -12,7 +11,7 @@ import {
 import { fingerprint } from './fingerprint.js'
 import type { Settings, StdioServerConfig } from './types.js'
 
-export function demoSettings(workspaceFile: string): Settings {
+export function demoSettings(workspaceFile: string, roots: string[] | false): Settings {
   const config: StdioServerConfig = {
     name: 'demo',
     transport: 'stdio',
@@ -29,7 +28,7 @@ export function demoSettings(workspaceFile: string): Settings {
     trust: false,
     includeTools: undefined,
     excludeTools: undefined,
-    roots: [resolve(dirname(workspaceFile), '..')],
+    roots,
   }
   return {
     files: [],

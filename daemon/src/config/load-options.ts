@@ -11,6 +11,11 @@ export interface LoadOptions {
   env: Record<string, string | undefined>
   homeDir: string
   /**
+   * The workspace was named on purpose (`--workspace DIR`): its directory is every server's root
+   * even without a `.ferry/settings.json` in it.
+   */
+  workspaceDeclared?: boolean | undefined
+  /**
    * The stored approvals of this workspace by server name. A workspace entry starts only when its
    * approval names the entry as it is described now.
    */

@@ -2,6 +2,7 @@
 // and resolves every server to enabled, disabled, invalid or awaiting approval. Falls back to the
 // demo server.
 
+import { access } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { checkApproval } from './approval-check.js'
 import { DEFAULT_GATEWAY } from './defaults.js'
@@ -40,7 +41,13 @@ export async function loadSettings(options: LoadOptions): Promise<Settings> {
     )
     files = read.filter((file): file is SettingsFile => file !== undefined)
   }
-  if (files.length === 0) return demoSettings(paths.workspace)
+  // Roots are declared only where Ferry knows a workspace: one named with --workspace, or one that
+  // has settings of its own; otherwise a server keeps the directories it was configured with.
+  const workspaceRoots =
+    options.workspaceDeclared === true || (await exists(paths.workspace))
+      ? [resolve(options.cwd)]
+      : false
+  if (files.length === 0) return demoSettings(paths.workspace, workspaceRoots)
 
   // Later files win for servers: a workspace entry replaces the user's entry of the same name as a
   // whole, and waits for the person's approval like any workspace entry. The lists only tighten: a
@@ -117,6 +124,7 @@ export async function loadSettings(options: LoadOptions): Promise<Settings> {
       env: options.env,
       placeholders: { workspaceFolder: options.cwd, userHome: options.homeDir, inputs },
       inputDescriptions,
+      workspaceRoots,
       policy: { allowed, excluded },
       ...(approval === undefined ? {} : { approval }),
     })
@@ -190,4 +198,11 @@ function filesWithoutServers(
     }
   }
   return found
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  )
 }

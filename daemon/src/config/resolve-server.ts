@@ -31,6 +31,8 @@ export interface ResolveInput {
   env: Record<string, string | undefined>
   placeholders: ExpandContext
   inputDescriptions: ReadonlyMap<string, string>
+  /** The roots of a server whose entry names none: the known workspace, or false when none is. */
+  workspaceRoots: string[] | false
   policy: ServerPolicy
   /** Set for an entry from the workspace file: it starts only once approved. */
   approval?: { description: WorkspaceEntry; approved: boolean }
@@ -96,6 +98,7 @@ export async function resolveServer(
     env: input.env,
     placeholders: input.placeholders,
     inputDescriptions: input.inputDescriptions,
+    workspaceRoots: input.workspaceRoots,
   }
   if (parsed.data.envFile !== undefined) {
     context.envFile = await readEnvFile(parsed.data.envFile, context)

@@ -10,15 +10,32 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })))
 })
 
-/** Loads `settings` from `<dir>/conf/settings.json`, with `<dir>/work` as the workspace. */
-async function load(settings: unknown, env: Record<string, string> = {}) {
+/**
+ * Loads `settings` from `<dir>/conf/settings.json`, with `<dir>/work` as the workspace: named on
+ * purpose (`--workspace`) unless `workspace` says it is only the start directory, or one that has
+ * a `.ferry/settings.json` of its own.
+ */
+async function load(
+  settings: unknown,
+  env: Record<string, string> = {},
+  workspace: 'declared' | 'start directory' | 'has settings' = 'declared',
+) {
   const dir = await mkdtemp(join(tmpdir(), 'ferry-roots-'))
   dirs.push(dir)
   await mkdir(join(dir, 'conf'))
-  await mkdir(join(dir, 'work'))
+  await mkdir(join(dir, 'work', '.ferry'), { recursive: true })
+  if (workspace === 'has settings') {
+    await writeFile(join(dir, 'work', '.ferry', 'settings.json'), '{"mcpServers":{}}')
+  }
   const file = join(dir, 'conf', 'settings.json')
   await writeFile(file, JSON.stringify(settings))
-  const loaded = await loadSettings({ cwd: join(dir, 'work'), configFile: file, env, homeDir: dir })
+  const loaded = await loadSettings({
+    cwd: join(dir, 'work'),
+    configFile: file,
+    env,
+    homeDir: dir,
+    workspaceDeclared: workspace === 'declared',
+  })
   return { settings: loaded, dir }
 }
 
@@ -49,6 +66,22 @@ describe('the roots setting', () => {
     expect(roots('listed')).toEqual([join(dir, 'conf', 'data'), '/srv/shared', '/home/p/x'])
     expect(roots('none')).toBe(false)
     expect(roots('remote')).toEqual([join(dir, 'work')])
+  })
+
+  it('declares no roots to a server that names none when the workspace is only where Ferry started', async () => {
+    const servers = {
+      mcpServers: { plain: { command: 'a' }, listed: { command: 'a', roots: ['data'] } },
+    }
+    const roots = (settings: Settings, name: string) => {
+      const found = entry(settings, name)
+      return found.state === 'enabled' ? found.config.roots : found
+    }
+    const started = await load(servers, {}, 'start directory')
+    expect(roots(started.settings, 'plain')).toBe(false)
+    expect(roots(started.settings, 'listed')).toEqual([join(started.dir, 'conf', 'data')])
+    // A workspace with settings of its own is one Ferry knows.
+    const known = await load(servers, {}, 'has settings')
+    expect(roots(known.settings, 'plain')).toEqual([join(known.dir, 'work')])
   })
 
   it('refuses anything but a list of paths or false, saying what to write', async () => {

@@ -40,6 +40,8 @@ const SHUTDOWN_DEADLINE_MS = 8000
 export interface DaemonOptions {
   stateDir: string
   cwd: string
+  /** `cwd` was named with `--workspace`: it is every server's root. */
+  workspaceDeclared?: boolean
   configFile: string | undefined
   env: Record<string, string | undefined>
   homeDir: string
@@ -128,6 +130,7 @@ async function start(
   const ferry = await Ferry.create({
     load: {
       cwd: options.cwd,
+      workspaceDeclared: options.workspaceDeclared,
       configFile: options.configFile,
       env: options.env,
       homeDir: options.homeDir,

@@ -108,6 +108,7 @@ export class Pool {
         error: connection.error,
         restartCount: connection.restartCount,
         approval: null,
+        roots: connection.config.roots === false ? null : connection.config.roots,
       }
     })
   }
@@ -177,5 +178,6 @@ function placeholderInfo(entry: Placeholder): ServerInfo {
           : entry.message,
     restartCount: 0,
     approval: entry.state === 'awaiting_approval' ? entry.description : null,
+    roots: null,
   }
 }

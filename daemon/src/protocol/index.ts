@@ -23,6 +23,11 @@ export interface ServerInfo {
   restartCount: number
   /** While `awaiting_approval`: the entry as it would run, and the digest an approval sends. */
   approval: WorkspaceEntry | null
+  /**
+   * The directories the server is told of as its roots (absolute paths); null when Ferry does not
+   * declare roots to it (no known workspace and none in its settings, or `"roots": false`).
+   */
+  roots: string[] | null
 }
 
 export interface ToolAnnotations {
