@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup, httpServerPath, sseServerPath, startDaemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 
 const servers: Array<() => void> = []
 afterEach(async () => {
@@ -55,13 +56,15 @@ describe('Streamable HTTP (legacy, sessionful)', () => {
     )
   })
 
-  it('refuses "auto" for a remote server as a configuration error', async () => {
-    const daemon = await startDaemon({
-      mcpServers: { remote: { httpUrl: 'http://127.0.0.1:9/mcp', versionNegotiation: 'auto' } },
+  it('refuses "auto" for an SSE server as a configuration error', async () => {
+    const daemon = await startInProcess({
+      mcpServers: {
+        remote: { url: 'http://127.0.0.1:9/mcp', type: 'sse', versionNegotiation: 'auto' },
+      },
     })
     const server = (await daemon.servers()).find((s) => s.name === 'remote')
     expect(server?.status).toBe('invalid')
-    expect(server?.error).toContain('versionNegotiation')
+    expect(server?.error).toContain('"auto" needs Streamable HTTP')
   })
 })
 

@@ -10,6 +10,7 @@ import {
   startDaemon,
   tempDir,
 } from './harness.js'
+import { startInProcess } from './in-process.js'
 
 const children: ChildProcess[] = []
 /** A loopback port nothing listens on (it was free a moment ago). */
@@ -80,7 +81,7 @@ describe('Streamable HTTP connect failures', () => {
       expect(await error(name)).not.toContain('2026-07-28')
     }
     expect(await error('modern')).toBe(
-      'the server speaks only protocol 2026-07-28, which Ferry negotiates with stdio servers only',
+      'the server speaks only protocol 2026-07-28; set "versionNegotiation": "auto" for "modern" in settings',
     )
   })
 
@@ -202,5 +203,72 @@ describe('Streamable HTTP servers that restart or go down', () => {
     )
     expect(retries.length).toBeGreaterThanOrEqual(1)
     expect(retries[0]).toMatchObject({ delayMs: 500 })
+  })
+})
+
+describe('remote servers and the 2026-07-28 protocol', () => {
+  it('connects a server that speaks only 2026-07-28 with "auto", and calls it in that era', async () => {
+    const base = await startFixture(httpStatusServerPath, ['--port', '0'])
+    const daemon = await startInProcess({
+      mcpServers: {
+        strict: { url: `${base}/modern`, versionNegotiation: 'auto', trust: true },
+      },
+    })
+    expect(await daemon.waitForStatus('strict', 'ready')).toMatchObject({
+      era: 'modern',
+      protocolVersion: '2026-07-28',
+      negotiation: 'auto',
+    })
+    expect((await daemon.cli(['call', 'mcp_strict_echo', '{"text":"now"}'])).stdout).toBe('now\n')
+  })
+
+  it('initializes a 2025 server that ignores server/discover once the probe bound passes, and remembers it', async () => {
+    const base = await startFixture(httpStatusServerPath, ['--port', '0'])
+    const daemon = await startInProcess({
+      mcpServers: {
+        quiet: {
+          httpUrl: `${base}/silent`,
+          versionNegotiation: 'auto',
+          discoveryTimeoutMs: 4000,
+          trust: true,
+        },
+      },
+    })
+    expect(await daemon.waitForStatus('quiet', 'ready')).toMatchObject({ era: 'legacy' })
+    expect((await daemon.cli(['call', 'mcp_quiet_echo', '{"text":"old"}'])).stdout).toBe('old\n')
+    const probes = async () =>
+      ((await (await fetch(`${base}/silent/probes`)).json()) as { probes: number }).probes
+    expect(await probes()).toBe(1)
+    const log = await readJsonLines(`${daemon.stateDir}/daemon.log`)
+    expect(log).toContainEqual(
+      expect.objectContaining({
+        kind: 'server.era_fallback',
+        server: 'quiet',
+        evidence: 'no answer to server/discover within the probe bound',
+      }),
+    )
+    // The verdict is remembered for its URL: connecting again sends no probe.
+    expect((await daemon.cli(['reconnect', 'quiet'])).stdout).toBe('quiet: ready\n')
+    expect(await probes()).toBe(1)
+  })
+
+  it('reports both answers when a bare url fails over Streamable HTTP and then over SSE', async () => {
+    const base = await startFixture(httpStatusServerPath, ['--port', '0'])
+    const daemon = await startInProcess({
+      mcpServers: {
+        wrong: { url: `${base}/status/404` },
+        sseMissing: { url: `${base}/status/404`, type: 'sse' },
+        sseBroken: { url: `${base}/status/500`, type: 'sse' },
+      },
+    })
+    expect((await daemon.waitForStatus('wrong', 'failed')).error).toBe(
+      `Streamable HTTP POST answered HTTP 404 Not Found: Cannot POST /wrong-path, then the SSE fallback's GET answered HTTP 404; check the URL of "wrong" in settings: it should be the server's MCP endpoint (a server that speaks only 2026-07-28 is reached with "versionNegotiation": "auto")`,
+    )
+    expect((await daemon.waitForStatus('sseMissing', 'failed')).error).toBe(
+      `SSE GET ${base}/status/404 answered HTTP 404; check the URL of "sseMissing" in settings: it should be the server's SSE endpoint`,
+    )
+    expect((await daemon.waitForStatus('sseBroken', 'failed')).error).toBe(
+      `SSE GET ${base}/status/500 answered HTTP 500; the server failed; see its own logs`,
+    )
   })
 })

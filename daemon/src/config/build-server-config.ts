@@ -49,10 +49,10 @@ export function buildServerConfig(raw: RawServer, context: BuildContext): BuildR
   if (!picked.ok) return { ok: false, transport: null, errors: [picked.error] }
   const transport = picked.transport
   const versionNegotiation = raw.versionNegotiation ?? 'legacy'
-  if (transport !== 'stdio' && versionNegotiation === 'auto') {
+  if (transport === 'sse' && versionNegotiation === 'auto') {
     const error =
-      `${at('versionNegotiation')}: "auto" is only supported for stdio servers; ` +
-      'remote servers use "legacy"'
+      `${at('versionNegotiation')}: "auto" needs Streamable HTTP; an SSE server speaks only the ` +
+      '2025 protocol, so use "legacy" (or "url" / "httpUrl" without "type": "sse")'
     return { ok: false, transport, errors: [error] }
   }
 

@@ -233,16 +233,20 @@ describe('server entries', () => {
     expect(invalidError(settings, 'text')).toMatch(/^mcpServers\.text\.appResourceTimeoutMs: /)
   })
 
-  it('allows versionNegotiation "auto" for stdio but not for a remote server', async () => {
+  it('allows versionNegotiation "auto" for stdio and Streamable HTTP servers, but not for SSE', async () => {
     const { settings } = await load({
       mcpServers: {
         local: { command: 'a', versionNegotiation: 'auto' },
         remote: { url: 'https://a.example', versionNegotiation: 'auto' },
+        http: { httpUrl: 'https://a.example', versionNegotiation: 'auto' },
+        sse: { url: 'https://a.example', type: 'sse', versionNegotiation: 'auto' },
       },
     })
     expect(enabled(settings, 'local').versionNegotiation).toBe('auto')
-    expect(invalidError(settings, 'remote')).toBe(
-      'mcpServers.remote.versionNegotiation: "auto" is only supported for stdio servers; remote servers use "legacy"',
+    expect(enabled(settings, 'remote').versionNegotiation).toBe('auto')
+    expect(enabled(settings, 'http').versionNegotiation).toBe('auto')
+    expect(invalidError(settings, 'sse')).toBe(
+      'mcpServers.sse.versionNegotiation: "auto" needs Streamable HTTP; an SSE server speaks only the 2025 protocol, so use "legacy" (or "url" / "httpUrl" without "type": "sse")',
     )
   })
 

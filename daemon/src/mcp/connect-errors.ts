@@ -1,6 +1,6 @@
 // Turns what the SDK throws while connecting into one plain sentence that says what to fix.
 
-import { ProtocolError } from '@modelcontextprotocol/client'
+import { ProtocolError, SseError } from '@modelcontextprotocol/client'
 import type { ServerConfig } from '../config/types.js'
 import { errorMessage } from '../errors.js'
 import { redactUrl } from '../protocol/redact-url.js'
@@ -35,6 +35,8 @@ export interface ConnectFailureContext {
   lastStderr: string | undefined
   /** The `WWW-Authenticate` header of a 401 answer, if there was one. */
   authChallenge: string | undefined
+  /** What Streamable HTTP answered a bare `url` before Ferry tried SSE instead, if it did. */
+  fellBackFrom?: HttpFailure | undefined
 }
 
 export function describeConnectFailure(error: unknown, context: ConnectFailureContext): string {
@@ -43,11 +45,11 @@ export function describeConnectFailure(error: unknown, context: ConnectFailureCo
   if (context.timedOut) {
     return `no answer within ${config.discoveryTimeoutMs} ms (discoveryTimeoutMs); raise it if the server is slow to start`
   }
-  if (supportsOnlyModern(error)) {
-    return config.transport === 'stdio'
-      ? `the server speaks only protocol ${MODERN_VERSION}; set "versionNegotiation": "auto" for "${config.name}" in settings`
-      : `the server speaks only protocol ${MODERN_VERSION}, which Ferry negotiates with stdio servers only`
+  if (supportsOnlyModern(error)) return onlyModern(config.name)
+  if (context.fellBackFrom !== undefined) {
+    return describeFallbackFailure(context.fellBackFrom, error, context)
   }
+  if (error instanceof SseError) return describeSseFailure(error, context)
   const failure = httpFailureOf(error)
   if (failure !== undefined) return describeHttpConnectFailure(failure, context)
   if (config.transport !== 'stdio') {
@@ -59,6 +61,60 @@ export function describeConnectFailure(error: unknown, context: ConnectFailureCo
     return `server process ${context.processEnd} before it finished connecting${tail}`
   }
   return errorMessage(error)
+}
+
+function onlyModern(name: string): string {
+  return `the server speaks only protocol ${MODERN_VERSION}; set "versionNegotiation": "auto" for "${name}" in settings`
+}
+
+/** What the SSE transport met, as the HTTP status it names, with what to check. */
+function sseAnswer(error: unknown): { said: string; status: number | undefined } {
+  if (error instanceof SseError && error.code !== undefined) {
+    return { said: `HTTP ${error.code}`, status: error.code }
+  }
+  const unreachable = unreachableReason(error)
+  return { said: unreachable ?? errorMessage(error), status: undefined }
+}
+
+function sseHint(status: number | undefined, name: string): string | undefined {
+  if (status === 401) return `check the credentials in "headers" for "${name}"`
+  if (status === 403) return `the server refuses these credentials for "${name}"`
+  if (status === 404 || status === 405) {
+    return `check the URL of "${name}" in settings: it should be the server's SSE endpoint`
+  }
+  if (status !== undefined && status >= 500) return 'the server failed; see its own logs'
+  return undefined
+}
+
+/** An SSE server's failure (its GET answered an error status), with the next step. */
+function describeSseFailure(error: SseError, context: ConnectFailureContext): string {
+  const { said, status } = sseAnswer(error)
+  const hint = sseHint(status, context.config.name)
+  return `SSE GET ${redactUrl(urlOf(context.config))} answered ${said}${hint === undefined ? '' : `; ${hint}`}`
+}
+
+/**
+ * A bare `url` whose Streamable HTTP POST was refused with a 4xx, and whose SSE fallback failed
+ * too: both answers, and what they together suggest.
+ */
+function describeFallbackFailure(
+  first: HttpFailure,
+  error: unknown,
+  context: ConnectFailureContext,
+): string {
+  const name = context.config.name
+  if (isModernOnlyRefusal(first)) return onlyModern(name)
+  const { said, status } = sseAnswer(error)
+  const both = `Streamable HTTP POST answered ${describeHttpFailure(first)}, then the SSE fallback's GET answered ${said}`
+  if ((first.status === 404 || first.status === 405) && (status === 404 || status === 405)) {
+    return `${both}; check the URL of "${name}" in settings: it should be the server's MCP endpoint (a server that speaks only 2026-07-28 is reached with "versionNegotiation": "auto")`
+  }
+  const hint = sseHint(status, name)
+  return hint === undefined ? both : `${both}; ${hint}`
+}
+
+function urlOf(config: ServerConfig): string {
+  return config.transport === 'stdio' ? config.command : config.url
 }
 
 function describeSpawnFailure(failure: SpawnFailure, config: ServerConfig): string {

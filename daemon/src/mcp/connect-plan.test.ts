@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ServerConfig } from '../config/types.js'
-import { PROBE_CAP_MS, PROBE_FLOOR_MS, planConnect } from './connect-plan.js'
+import { PROBE_CAP_MS, PROBE_FLOOR_MS, REMOTE_PROBE_CAP_MS, planConnect } from './connect-plan.js'
 
 function stdio(overrides: Partial<ServerConfig>): ServerConfig {
   return {
@@ -56,13 +56,22 @@ describe('planConnect', () => {
     })
   })
 
-  it('never probes a remote server', () => {
-    const remote = {
-      ...stdio({}),
-      transport: 'streamable-http',
-      url: 'http://127.0.0.1:1/mcp',
-      headers: {},
-    }
-    expect(planConnect(remote as ServerConfig)).toMatchObject({ kind: 'legacy', reason: 'remote' })
+  it('probes a remote server set to auto for at most 2 s, and never one left legacy', () => {
+    const remote = (overrides: Partial<ServerConfig>) =>
+      ({
+        ...stdio({ discoveryTimeoutMs: 5000, ...overrides }),
+        transport: 'streamable-http',
+        url: 'http://127.0.0.1:1/mcp',
+        headers: {},
+      }) as ServerConfig
+    expect(planConnect(remote({}))).toEqual({
+      kind: 'auto',
+      deadlineMs: 5000,
+      probeTimeoutMs: REMOTE_PROBE_CAP_MS,
+    })
+    expect(planConnect(remote({ versionNegotiation: 'legacy' }))).toMatchObject({
+      kind: 'legacy',
+      reason: 'configured',
+    })
   })
 })

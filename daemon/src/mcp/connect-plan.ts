@@ -6,6 +6,11 @@ import type { ServerConfig } from '../config/types.js'
 /** The probe never waits longer than this, whatever the budget. */
 export const PROBE_CAP_MS = 5000
 /**
+ * A remote server's probe is shorter: there is no process to start, and a server that ignores
+ * `server/discover` (or holds the request open) costs this much before `initialize`.
+ */
+export const REMOTE_PROBE_CAP_MS = 2000
+/**
  * The shortest probe worth sending. The probe timer includes the disposable sibling's start-up
  * (launcher + server runtime); below this a healthy modern server is misjudged as legacy.
  * Chosen from `pnpm bench` measurements; see docs/architecture.md.
@@ -13,18 +18,22 @@ export const PROBE_CAP_MS = 5000
 export const PROBE_FLOOR_MS = 1000
 
 export type ConnectPlan =
-  | { kind: 'legacy'; deadlineMs: number; reason: 'configured' | 'remote' | 'budget' }
+  | {
+      kind: 'legacy'
+      deadlineMs: number
+      reason: 'configured' | 'budget' | 'remembered' | 'fallback'
+    }
   | { kind: 'auto'; deadlineMs: number; probeTimeoutMs: number }
 
 export function planConnect(config: ServerConfig): ConnectPlan {
   const deadlineMs = config.discoveryTimeoutMs
-  if (config.transport !== 'stdio') return { kind: 'legacy', deadlineMs, reason: 'remote' }
   if (config.versionNegotiation === 'legacy') {
     return { kind: 'legacy', deadlineMs, reason: 'configured' }
   }
   // Half the budget at most goes to the probe: the other half covers the session process's spawn
-  // and `initialize` if the probe says legacy.
-  const probeTimeoutMs = Math.min(PROBE_CAP_MS, Math.floor(deadlineMs / 2))
+  // (or a second connection) and `initialize` if the probe says legacy.
+  const cap = config.transport === 'stdio' ? PROBE_CAP_MS : REMOTE_PROBE_CAP_MS
+  const probeTimeoutMs = Math.min(cap, Math.floor(deadlineMs / 2))
   if (probeTimeoutMs < PROBE_FLOOR_MS) return { kind: 'legacy', deadlineMs, reason: 'budget' }
   return { kind: 'auto', deadlineMs, probeTimeoutMs }
 }

@@ -30,6 +30,7 @@ import { redactUrls } from '../protocol/redact-url.js'
 import { isToolAllowed } from '../tools/registry.js'
 import { AppChecks, namedApps } from './app-checks.js'
 import { planConnect, type ConnectPlan } from './connect-plan.js'
+import { legacyEvidence } from './era-fallback.js'
 import { describeCallFailure } from './call-errors.js'
 import { ChangeWatch } from './change-watch.js'
 import { describeConnectFailure } from './connect-errors.js'
@@ -496,18 +497,8 @@ export class Connection {
       this.deps.onApprovalLapsed?.(this.name, lapsed)
       return
     }
-    const plan = planConnect(this.config)
-    const prior = plan.kind === 'auto' ? await this.deps.priors.get(this.fingerprint) : undefined
     try {
-      try {
-        await this.attempt(plan, prior)
-      } catch (error) {
-        if (prior === undefined || this.closed) throw error
-        // A remembered verdict that no longer holds: forget it and probe afresh.
-        this.deps.log({ kind: 'server.prior_rejected', server: this.name })
-        await this.deps.priors.forget(this.fingerprint)
-        await this.attempt(plan, undefined)
-      }
+      await this.negotiate()
       this.everReady = true
       this.readyAt = Date.now()
       this.setStatus('ready')
@@ -517,6 +508,41 @@ export class Connection {
       this.setStatus('failed', error instanceof FerryError ? error.message : errorMessage(error))
       // A server Ferry stopped signing in to waits for the person, not for a backoff.
       if (this.everReady && this.signIn?.stoppedAsking === undefined) this.scheduleRetry()
+    }
+  }
+
+  /**
+   * Connects as the plan says, with what is remembered of the server's era: a modern server's
+   * `server/discover` result, or that a remote server did not answer the probe. A remembered verdict
+   * that no longer holds is forgotten and the server probed afresh; a remote server whose probe met
+   * legacy evidence is initialized as before, within what is left of the budget.
+   */
+  private async negotiate(): Promise<void> {
+    const planned = planConnect(this.config)
+    const remote = this.config.transport !== 'stdio'
+    const rememberedLegacy =
+      planned.kind === 'auto' && remote && (await this.deps.priors.isLegacy(this.fingerprint))
+    const plan: ConnectPlan = rememberedLegacy
+      ? { kind: 'legacy', deadlineMs: planned.deadlineMs, reason: 'remembered' }
+      : planned
+    const prior = plan.kind === 'auto' ? await this.deps.priors.get(this.fingerprint) : undefined
+    const started = Date.now()
+    try {
+      await this.attempt(plan, prior)
+    } catch (error) {
+      if (this.closed) throw error
+      if (prior !== undefined || rememberedLegacy) {
+        // A remembered verdict that no longer holds: forget it and probe afresh.
+        this.deps.log({ kind: 'server.prior_rejected', server: this.name })
+        await this.deps.priors.forget(this.fingerprint)
+        return this.attempt(planned, undefined)
+      }
+      const evidence = plan.kind === 'auto' && remote ? legacyEvidence(error) : undefined
+      if (evidence === undefined) throw error
+      this.deps.log({ kind: 'server.era_fallback', server: this.name, evidence })
+      await this.deps.priors.setLegacy(this.fingerprint)
+      const deadlineMs = Math.max(plan.deadlineMs - (Date.now() - started), 1)
+      await this.attempt({ kind: 'legacy', deadlineMs, reason: 'fallback' }, undefined)
     }
   }
 
@@ -542,13 +568,15 @@ export class Connection {
       if (this.status === 'ready' && this.client !== undefined) this.recovery.check()
     }
     this.transport = this.config.transport
+    let fellBackFrom: HttpFailure | undefined
     const transport: Transport = createTransport(this.config, {
       onStderr: (chunk) => this.stderr.push(chunk),
       negotiatedVersion: () => client.getNegotiatedProtocolVersion(),
       observe: this.observer.tap(() => client.getProtocolEra()),
-      onSseFallback: (status) => {
+      onSseFallback: (refused) => {
         this.transport = 'sse'
-        this.deps.log({ kind: 'server.sse_fallback', server: this.name, status })
+        fellBackFrom = refused
+        this.deps.log({ kind: 'server.sse_fallback', server: this.name, status: refused.status })
       },
       onHttpResponse: (response) => {
         if (generation !== this.generation) return
@@ -613,6 +641,7 @@ export class Connection {
           spawnFailure: this.serverProcess.spawnFailure(),
           lastStderr,
           authChallenge: this.authChallenge,
+          fellBackFrom,
         }),
         { cause: error },
       )

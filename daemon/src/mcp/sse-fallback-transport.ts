@@ -3,6 +3,7 @@
 // says and Cursor and Claude Code do.
 
 import { isInitializeRequest, SdkError, type Transport } from '@modelcontextprotocol/client'
+import { httpFailureOf, type HttpFailure } from './http-failures.js'
 
 type SendArgs = Parameters<Transport['send']>
 
@@ -17,7 +18,7 @@ export class SseFallbackTransport implements Transport {
   constructor(
     http: Transport,
     private readonly sse: () => Transport,
-    private readonly onFallback: (status: number) => void,
+    private readonly onFallback: (refused: HttpFailure) => void,
   ) {
     this.current = this.wire(http)
   }
@@ -40,14 +41,16 @@ export class SseFallbackTransport implements Transport {
       await this.current.send(message, options)
     } catch (error) {
       const status = fallbackStatus(error)
-      if (this.fellBack || status === undefined || !isInitializeRequest(message)) throw error
+      const refused = httpFailureOf(error)
+      if (this.fellBack || status === undefined || refused === undefined) throw error
+      if (!isInitializeRequest(message)) throw error
       this.fellBack = true
       const http = this.current
       // The abandoned transport's close is not this connection's close.
       http.onclose = undefined
       http.onerror = undefined
       await http.close().catch(() => {})
-      this.onFallback(status)
+      this.onFallback(refused)
       this.current = this.wire(this.sse())
       if (this.protocolVersion !== undefined)
         this.current.setProtocolVersion?.(this.protocolVersion)

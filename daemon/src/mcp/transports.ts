@@ -11,6 +11,7 @@ import {
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import type { RemoteServerConfig, ServerConfig } from '../config/types.js'
 import { launcherPath } from './launcher-facts.js'
+import type { HttpFailure } from './http-failures.js'
 import { withMcpHeaders } from './mcp-headers.js'
 import type { ObservedTransport } from './server-observer.js'
 import { SseFallbackTransport } from './sse-fallback-transport.js'
@@ -21,7 +22,7 @@ export interface TransportHooks {
   /** The protocol version the client negotiated, once known. */
   negotiatedVersion: () => string | undefined
   /** A bare `url` server answered Streamable HTTP with this 4xx; SSE is used instead. */
-  onSseFallback?: (status: number) => void
+  onSseFallback?: (refused: HttpFailure) => void
   /** Sees every Streamable HTTP response (its status and headers), e.g. to read a 401's challenge. */
   onHttpResponse?: (response: Response) => void
   /** Sees (and may rewrite) every JSON-RPC message before it is sent, and each one received. */
@@ -99,7 +100,7 @@ function baseTransport(config: ServerConfig, hooks: TransportHooks): Transport {
       return new SseFallbackTransport(
         http,
         () => sseTransport(config, hooks),
-        (status) => hooks.onSseFallback?.(status),
+        (refused) => hooks.onSseFallback?.(refused),
       )
     }
     case 'sse':
