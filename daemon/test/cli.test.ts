@@ -30,6 +30,7 @@ const SERVER_KEYS = [
   'negotiation',
   'protocolVersion',
   'restartCount',
+  'roots',
   'status',
   'toolCount',
   'transport',
@@ -104,6 +105,7 @@ describe('ferry servers', () => {
       error: null,
       restartCount: 0,
       approval: null,
+      roots: null,
     })
     expect(rows[1]).toMatchObject({
       name: 'bad',

@@ -145,6 +145,23 @@ describe('the servers panel', () => {
     await page.close()
   })
 
+  it('shows the roots Ferry tells each server of, and none where it declares none', async () => {
+    const daemon = await startInProcess({
+      mcpServers: { rooted: fixture([], { roots: ['/srv/notes'] }), plain: fixture([]) },
+    })
+    await daemon.waitForStatus('rooted', 'ready')
+    await daemon.waitForStatus('plain', 'ready')
+    const { page, errors } = await openPage(browser())
+    await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
+    const rooted = page.getByTestId('server-rooted')
+    await rooted.getByTestId('server-roots').waitFor()
+    expect(await rooted.getByTestId('server-roots').textContent()).toBe('Roots: /srv/notes')
+    await page.locator('[data-testid="server-plain"][data-status="ready"]').waitFor()
+    expect(await page.getByTestId('server-plain').getByTestId('server-roots').count()).toBe(0)
+    expect(errors, errors.join('\n')).toEqual([])
+    await page.close()
+  })
+
   it('signs in to a server that needs it from its row, in a new tab that the authorization server sends back', async () => {
     const oauth = await startOAuthServer()
     try {

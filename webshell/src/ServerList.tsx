@@ -86,7 +86,7 @@ function ServerRow({
         outcome = await controller.api<LoginOutcome>(`/servers/${name}/login/wait`, 'POST')
       }
       await controller.loadServers()
-      if (outcome.status !== 'ready') {
+      if (outcome.status !== 'ready' || outcome.error !== null) {
         setFailure(`Signing in did not work: ${outcome.error ?? outcome.status}`)
       }
     })

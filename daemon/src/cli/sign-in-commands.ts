@@ -29,7 +29,7 @@ export async function login(
   while (outcome.pending) {
     outcome = loginOutcomeSchema.parse(await client.post<unknown>(`${path}/wait`))
   }
-  if (outcome.status === 'ready') {
+  if (outcome.status === 'ready' && outcome.error === null) {
     ctx.out(`Signed in to ${server}: ready`)
     return 0
   }

@@ -7,7 +7,12 @@ import { ErrorCode, FerryError, errorMessage } from '../errors.js'
 import type { Log } from '../log.js'
 import type { Connection } from '../mcp/connection.js'
 import type { SignIns } from '../mcp/oauth/sign-ins.js'
-import type { LoginOutcome, LoginResponse, LogoutResponse } from '../protocol/index.js'
+import type {
+  LoginOutcome,
+  LoginResponse,
+  LogoutResponse,
+  ServerStatus,
+} from '../protocol/index.js'
 
 /** The longest one wait request is held open; the CLI asks again while the sign-in is pending. */
 export const WAIT_AT_MOST_MS = 50_000
@@ -86,7 +91,7 @@ export class SignInService {
     const { server, verifier } = pending
     const settle = (outcome: LoginOutcome): CallbackOutcome => {
       this.signIns.pending.settle(outcome)
-      const ok = outcome.status === 'ready'
+      const ok = outcome.status === 'ready' && outcome.error === null
       return {
         ok,
         server,
@@ -97,12 +102,11 @@ export class SignInService {
     }
     const refused = params.get('error')
     if (refused !== null) {
-      const connection = this.connection(server)
       // The authorization server's own code ("access_denied"); its free text is not shown.
       return settle({
         server,
         pending: false,
-        status: connection.status,
+        status: this.statusOf(server),
         error: `the authorization server answered "${refused.slice(0, 64)}"`,
       })
     }
@@ -129,7 +133,21 @@ export class SignInService {
             : after.error
       return settle({ server, pending: false, status: after.status, error })
     } catch (error) {
-      return settle({ server, pending: false, status: 'needs_login', error: errorMessage(error) })
+      return settle({
+        server,
+        pending: false,
+        status: this.statusOf(server),
+        error: errorMessage(error),
+      })
+    }
+  }
+
+  /** The server's status now; a server removed meanwhile counts as still waiting for a sign-in. */
+  private statusOf(server: string): ServerStatus {
+    try {
+      return this.connection(server).status
+    } catch {
+      return 'needs_login'
     }
   }
 }

@@ -24,7 +24,7 @@ export const loginOutcomeSchema = z.object({
   pending: z.boolean(),
   /** `ready` when the server connected with the new tokens. */
   status: serverStatusSchema,
-  /** Why the sign-in or the connection after it failed; null when it is ready. */
+  /** Why the sign-in or the connection after it failed; null when it worked and the server is ready. */
   error: z.string().nullable(),
 })
 export type LoginOutcome = z.infer<typeof loginOutcomeSchema>
