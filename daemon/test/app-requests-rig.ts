@@ -10,7 +10,7 @@ import type {
   StreamMessage,
   TranscriptEvent,
 } from '../src/protocol/index.js'
-import { fixture, startDaemon, waitFor, type Daemon, type TestDaemon } from './harness.js'
+import { fixture, startDaemon, waitFor, type Daemon } from './harness.js'
 import { openStream, type TestStream } from './stream-harness.js'
 
 export type Reply = Extract<StreamMessage, { type: 'reply' }>
@@ -18,7 +18,7 @@ export type Reply = Extract<StreamMessage, { type: 'reply' }>
 /** The `host` server gives up an App's resource read after this long. */
 export const HOST_READ_TIMEOUT_MS = 1000
 
-export async function startAppDaemon(): Promise<TestDaemon> {
+export async function startAppDaemon(): Promise<Daemon> {
   const daemon = await startDaemon({
     mcpServers: {
       host: fixture(['--apps', '--app-act-tools', '--surface-label', 'host'], {

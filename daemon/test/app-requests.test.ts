@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AppsResponse } from '../src/protocol/index.js'
 import { APP_REQUEST_BURST } from '../src/sessions/app-budget.js'
-import { cleanup, type TestDaemon } from './harness.js'
+import { cleanup, type Daemon } from './harness.js'
 import {
   HOST_READ_TIMEOUT_MS,
   appCall,
@@ -16,7 +16,7 @@ import {
   type Reply,
 } from './app-requests-rig.js'
 
-let daemon: TestDaemon
+let daemon: Daemon
 
 beforeAll(async () => {
   daemon = await startAppDaemon()

@@ -5,10 +5,10 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TranscriptEvent } from '../src/protocol/index.js'
-import { cleanup, type TestDaemon } from './harness.js'
+import { cleanup, type Daemon } from './harness.js'
 import { appCall, openTab, refusal, startAppDaemon, type Tab } from './app-requests-rig.js'
 
-let daemon: TestDaemon
+let daemon: Daemon
 
 beforeAll(async () => {
   daemon = await startAppDaemon()

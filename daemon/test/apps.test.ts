@@ -27,7 +27,7 @@ import {
   startDaemon,
   tempDir,
   waitFor,
-  type TestDaemon,
+  type Daemon,
 } from './harness.js'
 
 const UI = 'io.modelcontextprotocol/ui'
@@ -40,7 +40,7 @@ interface Recorded {
   clientCapabilities?: Record<string, unknown> | null
 }
 
-let daemon: TestDaemon
+let daemon: Daemon
 let records: { apps: string; modern: string; plain: string }
 const attached: ChildProcess[] = []
 

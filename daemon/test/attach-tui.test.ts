@@ -2,7 +2,7 @@
 // types with `send-keys` and reads the screen with `capture-pane`.
 
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, fixture, startDaemon, waitFor, type TestDaemon } from './harness.js'
+import { cleanup, fixture, startDaemon, waitFor, type Daemon } from './harness.js'
 import { closeTerminal, openTerminal } from './terminal.js'
 
 afterEach(async () => {
@@ -11,7 +11,7 @@ afterEach(async () => {
 })
 
 /** The daemon with a fixture server whose non-read-only tools need a confirmation. */
-async function untrustedDaemon(): Promise<TestDaemon> {
+async function untrustedDaemon(): Promise<Daemon> {
   const daemon = await startDaemon({ mcpServers: { fx: fixture([], { trust: false }) } })
   await daemon.waitForStatus('fx', 'ready')
   return daemon

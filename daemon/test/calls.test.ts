@@ -7,7 +7,7 @@ import {
   startDaemon,
   tempDir,
   waitFor,
-  type TestDaemon,
+  type Daemon,
 } from './harness.js'
 
 interface StreamedCall {
@@ -16,7 +16,7 @@ interface StreamedCall {
 }
 
 /** Starts a call with NDJSON streaming and collects its lines as they arrive. */
-function streamCall(daemon: TestDaemon, body: Record<string, unknown>): StreamedCall {
+function streamCall(daemon: Daemon, body: Record<string, unknown>): StreamedCall {
   const lines: CallStreamLine[] = []
   const done = (async () => {
     const response = await daemon.api('/call', {
@@ -42,7 +42,7 @@ const last = (lines: CallStreamLine[]) => lines[lines.length - 1]
 
 for (const era of ['legacy', 'modern'] as const) {
   describe(`tool execution on a ${era} connection`, () => {
-    let daemon: TestDaemon
+    let daemon: Daemon
     let record: string
     const tool = (name: string) => `mcp_fx_${name}`
 

@@ -3,18 +3,18 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { SessionInfo, TranscriptEvent } from '../src/protocol/index.js'
 import { encodeRecord } from '../src/sessions/record-codec.js'
-import { cleanup, fixture, startDaemon, waitFor, type TestDaemon } from './harness.js'
+import { cleanup, fixture, startDaemon, waitFor, type Daemon } from './harness.js'
 import { openStream } from './stream-harness.js'
 
 afterEach(cleanup)
 
 const json = { 'content-type': 'application/json' }
 
-async function defaultSession(daemon: TestDaemon): Promise<SessionInfo> {
+async function defaultSession(daemon: Daemon): Promise<SessionInfo> {
   return ((await (await daemon.api('/sessions')).json()) as SessionInfo[])[0] as SessionInfo
 }
 
-async function events(daemon: TestDaemon, id: string, after = 0) {
+async function events(daemon: Daemon, id: string, after = 0) {
   return (await (await daemon.api(`/sessions/${id}/events?after=${after}&limit=10000`)).json()) as {
     compactedThrough: number
     events: TranscriptEvent[]

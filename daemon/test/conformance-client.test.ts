@@ -11,7 +11,7 @@ import {
   type Revision,
   type ScenarioResult,
 } from './conformance-suite.js'
-import { cleanup, startDaemon, tempDir, type TestDaemon } from './harness.js'
+import { cleanup, startDaemon, tempDir, type Daemon } from './harness.js'
 
 // The MCP conformance suite's client scenarios about elicitation, with Ferry as the client: the
 // suite starts its scenario server and then `e2e/fixtures/conformance-client.ts`, which adds that
@@ -22,7 +22,7 @@ const docsApiPath = fileURLToPath(new URL('../../docs/api.md', import.meta.url))
 const HEADING = '## Conformance as an MCP client'
 
 describe('the MCP conformance suite with Ferry as the client', () => {
-  let daemon: TestDaemon
+  let daemon: Daemon
   const results = new Map<Revision, Map<string, ScenarioResult>>()
   const logs: string[] = []
 

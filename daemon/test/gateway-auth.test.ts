@@ -12,7 +12,7 @@ import {
   startDaemon,
   tempDir,
   waitFor,
-  type TestDaemon,
+  type Daemon,
 } from './harness.js'
 import {
   createToken,
@@ -37,7 +37,7 @@ async function everyFile(dir: string): Promise<Array<{ path: string; text: strin
   return files
 }
 
-function upgrade(daemon: TestDaemon, token: string): Promise<{ status: number; body: string }> {
+function upgrade(daemon: Daemon, token: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve) => {
     const ws = new WebSocket(new URL('/api/stream', daemon.info.url.replace('http', 'ws')), [
       STREAM_PROTOCOL,
@@ -57,7 +57,7 @@ function upgrade(daemon: TestDaemon, token: string): Promise<{ status: number; b
 }
 
 describe('who may use the gateway', () => {
-  let daemon: TestDaemon
+  let daemon: Daemon
   let alphaRecord: string
   let betaRecord: string
 

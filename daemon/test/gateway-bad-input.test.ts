@@ -1,13 +1,6 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  cleanup,
-  fixture,
-  readJsonLines,
-  startDaemon,
-  tempDir,
-  type TestDaemon,
-} from './harness.js'
+import { cleanup, fixture, readJsonLines, startDaemon, tempDir, type Daemon } from './harness.js'
 import {
   createToken,
   errorOf,
@@ -33,7 +26,7 @@ function expectError(answer: McpAnswer, status: number, code: number, message: R
 }
 
 describe('bad input on /mcp', () => {
-  let daemon: TestDaemon
+  let daemon: Daemon
   let record: string
   let token: string
   let session: string

@@ -18,7 +18,7 @@ import {
   startDaemon,
   tempDir,
   waitFor,
-  type TestDaemon,
+  type Daemon,
 } from './harness.js'
 
 const SETTINGS = { mcpServers: { fx: fixture([]) } }
@@ -53,7 +53,7 @@ async function echo(client: Client, text: string): Promise<unknown> {
   return result.content
 }
 
-async function tokenNames(daemon: { cli: TestDaemon['cli'] }): Promise<string[]> {
+async function tokenNames(daemon: { cli: Daemon['cli'] }): Promise<string[]> {
   const listed = await daemon.cli(['gateway', 'token', 'list', '--json'])
   return (JSON.parse(listed.stdout) as Array<{ name: string }>).map((token) => token.name)
 }
@@ -104,7 +104,7 @@ afterEach(async () => {
 })
 
 describe('ferry mcp with a running daemon', () => {
-  let daemon: TestDaemon
+  let daemon: Daemon
 
   beforeAll(async () => {
     daemon = await startDaemon(SETTINGS)

@@ -12,14 +12,14 @@ import {
   type Revision,
   type ScenarioResult,
 } from './conformance-suite.js'
-import { cleanup, startDaemon, tempDir, type TestDaemon } from './harness.js'
+import { cleanup, startDaemon, tempDir, type Daemon } from './harness.js'
 
 // The MCP conformance suite's server scenarios, run against `/mcp` through an `--unprefixed`
 // token of one trusted server that offers what the scenarios call, once per spec revision on
 // that revision's wire. docs/gateway.md's Conformance table is what the run must give.
 
 describe('the MCP conformance suite against the gateway', () => {
-  let daemon: TestDaemon
+  let daemon: Daemon
   let closeForwarder: (() => Promise<void>) | undefined
   const results = new Map<Revision, Map<string, ScenarioResult>>()
   const logs: string[] = []

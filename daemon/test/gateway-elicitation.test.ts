@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TranscriptEvent } from '../src/protocol/index.js'
-import { cleanup, fixture, startDaemon, waitFor, type TestDaemon } from './harness.js'
+import { cleanup, fixture, startDaemon, waitFor, type Daemon } from './harness.js'
 import { elicitingClient, type ElicitParams } from './gateway-harness.js'
 import { openStream } from './stream-harness.js'
 
@@ -12,7 +12,7 @@ const REASON_KEY = 'ferry/reason'
 const NOBODY =
   'nobody attached to Ferry can answer it: open the WebShell (`ferry open`) or attach a terminal (`ferry attach`), then call again'
 
-async function token(daemon: TestDaemon, name: string, flags: string[] = []): Promise<string> {
+async function token(daemon: Daemon, name: string, flags: string[] = []): Promise<string> {
   const created = await daemon.cli(['gateway', 'token', 'create', name, ...flags])
   expect(created.stderr).toContain('Gateway token')
   return created.stdout.trim()
@@ -35,7 +35,7 @@ function callsOf(events: TranscriptEvent[], tool: string) {
 }
 
 describe('upstream elicitation through the gateway', () => {
-  let daemon: TestDaemon
+  let daemon: Daemon
   let secret: string
 
   beforeAll(async () => {
@@ -235,7 +235,7 @@ describe('upstream elicitation through the gateway', () => {
 })
 
 describe('confirmations asked in the client (--confirm-in-client)', () => {
-  let daemon: TestDaemon
+  let daemon: Daemon
   let secret: string
 
   beforeAll(async () => {
@@ -383,7 +383,7 @@ describe('the requestState key', () => {
     const first = await startDaemon(settings)
     await first.waitForStatus('new', 'ready')
     const secret = await token(first, 'agent')
-    const manual = async (daemon: TestDaemon) =>
+    const manual = async (daemon: Daemon) =>
       gatewayClient(daemon, secret, 'modern', () => Promise.reject(new Error('by hand')), {
         autoFulfill: false,
       })

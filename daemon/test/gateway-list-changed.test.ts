@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client'
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, fixture, startDaemon, type TestDaemon } from './harness.js'
+import { cleanup, fixture, startDaemon, type Daemon } from './harness.js'
 import { connectGateway, gatewayToken, type Era } from './gateway-surface-clients.js'
 
 type ListKind = 'tools' | 'prompts' | 'resources'
@@ -21,7 +21,7 @@ afterEach(async () => {
   await cleanup()
 })
 
-async function watch(daemon: TestDaemon, token: string, era: Era): Promise<Watched> {
+async function watch(daemon: Daemon, token: string, era: Era): Promise<Watched> {
   const seen: ListKind[] = []
   const waiters: Array<{ kind: ListKind; resolve: () => void }> = []
   const handler = (kind: ListKind) => ({
@@ -73,7 +73,7 @@ async function relistUntil(
   }
 }
 
-async function bothEras(daemon: TestDaemon): Promise<Watched[]> {
+async function bothEras(daemon: Daemon): Promise<Watched[]> {
   const token = await gatewayToken(daemon, 'watcher')
   return Promise.all([watch(daemon, token, 'legacy'), watch(daemon, token, 'modern')])
 }

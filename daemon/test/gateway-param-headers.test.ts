@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { conformanceServerPath } from '../../e2e/fixtures/paths.js'
-import { cleanup, readJsonLines, startDaemon, tempDir, type TestDaemon } from './harness.js'
+import { cleanup, readJsonLines, startDaemon, tempDir, type Daemon } from './harness.js'
 import {
   createToken,
   errorOf,
@@ -18,7 +18,7 @@ import {
 const TOOL = 'test_custom_header'
 
 describe('Mcp-Param headers on a gateway tools/call', () => {
-  let daemon: TestDaemon
+  let daemon: Daemon
   let token: string
   let record: string
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { StatusResponse } from '../src/protocol/index.js'
-import { cleanup, fixture, startDaemon, waitFor, type TestDaemon } from './harness.js'
+import { cleanup, fixture, startDaemon, waitFor, type Daemon } from './harness.js'
 import {
   createToken,
   errorOf,
@@ -23,7 +23,7 @@ function settingsWith(gateway: Record<string, unknown>) {
 }
 
 /** Writes the settings file and applies it with `ferry reload`. */
-async function reload(daemon: TestDaemon, gateway: Record<string, unknown>): Promise<void> {
+async function reload(daemon: Daemon, gateway: Record<string, unknown>): Promise<void> {
   await daemon.writeSettings(settingsWith(gateway))
   const reloaded = await daemon.cli(['reload'])
   expect(reloaded.code, reloaded.stderr).toBe(0)
@@ -35,7 +35,7 @@ function toolNames(answer: { message: Record<string, unknown> | undefined }): st
 }
 
 describe('the gateway phases on the wire', () => {
-  let daemon: TestDaemon
+  let daemon: Daemon
   let token: string
 
   beforeAll(async () => {

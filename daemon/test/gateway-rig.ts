@@ -18,7 +18,7 @@ import {
   startDaemon,
   tempDir,
   waitFor,
-  type TestDaemon,
+  type Daemon,
 } from './harness.js'
 import { openStream, type TestStream } from './stream-harness.js'
 
@@ -29,7 +29,7 @@ export const AGENT = { id: 'mcp:agent', kind: 'mcp', label: 'agent (gateway)' }
 type EventOf<T extends TranscriptEvent['type']> = Extract<TranscriptEvent, { type: T }>
 
 export interface GatewayRig {
-  daemon: TestDaemon
+  daemon: Daemon
   tab: TestStream
   /** The `agent` token. */
   token: string

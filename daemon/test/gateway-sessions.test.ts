@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SessionInfo, StatusResponse, TranscriptEvent } from '../src/protocol/index.js'
 import { connectGateway, createGatewayToken, resultText } from './gateway-harness.js'
-import { cleanup, fixture, startDaemon, type TestDaemon } from './harness.js'
+import { cleanup, fixture, startDaemon, type Daemon } from './harness.js'
 
-let daemon: TestDaemon
+let daemon: Daemon
 let defaultSession: string
 let named: SessionInfo
 

@@ -4,7 +4,7 @@
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import type { ListChangedHandlers } from '@modelcontextprotocol/client'
-import type { TestDaemon } from './harness.js'
+import type { Daemon } from './harness.js'
 
 export type Era = 'legacy' | 'modern'
 
@@ -12,7 +12,7 @@ export type Era = 'legacy' | 'modern'
 export const modeOf = { legacy: 'legacy', modern: 'auto' } as const
 
 export async function gatewayToken(
-  daemon: TestDaemon,
+  daemon: Daemon,
   name: string,
   flags: string[] = [],
 ): Promise<string> {
@@ -28,7 +28,7 @@ export interface GatewayClient {
 }
 
 export async function connectGateway(
-  daemon: TestDaemon,
+  daemon: Daemon,
   token: string,
   era: Era,
   listChanged?: ListChangedHandlers,

@@ -9,14 +9,14 @@ import {
   startDaemon,
   tempDir,
   waitFor,
-  type TestDaemon,
+  type Daemon,
 } from './harness.js'
 import { connectGateway, gatewayToken, type Era } from './gateway-surface-clients.js'
 
 // Two servers that both list fixture://readme and the notes template: alpha first in settings
 // order. alpha also has Apps whose ui:// resources it serves without listing them, and a tool
 // that adds a tool.
-let daemon: TestDaemon
+let daemon: Daemon
 /** What beta was asked to read, and which reads it saw cancelled. */
 let betaRecord: string
 const tokens: Record<'all' | 'beta' | 'alphaUnprefixed', string> = {

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { conformanceServerPath } from '../../e2e/fixtures/paths.js'
-import { cleanup, readJsonLines, startDaemon, tempDir, type TestDaemon } from './harness.js'
+import { cleanup, readJsonLines, startDaemon, tempDir, type Daemon } from './harness.js'
 import { createToken } from './gateway-wire.js'
 import { modern, WITH_TASKS } from './tasks-wire.js'
 
@@ -9,7 +9,7 @@ import { modern, WITH_TASKS } from './tasks-wire.js'
 // client that declared the Tasks extension may call it.
 
 describe('a tool that runs only as a task, through the gateway', () => {
-  let daemon: TestDaemon
+  let daemon: Daemon
   let token: string
   let record: string
 

@@ -10,7 +10,7 @@ import {
   startDaemon,
   tempDir,
   waitFor,
-  type TestDaemon,
+  type Daemon,
 } from './harness.js'
 
 afterEach(cleanup)
@@ -34,7 +34,7 @@ async function readUntil(
 }
 
 /** Starts an interactive NDJSON call and reads it up to its confirmation line. */
-async function askFor(daemon: TestDaemon, tool: string, id: string) {
+async function askFor(daemon: Daemon, tool: string, id: string) {
   const response = await daemon.api('/call', {
     method: 'POST',
     headers: { ...json, accept: 'application/x-ndjson' },
@@ -57,14 +57,14 @@ async function askFor(daemon: TestDaemon, tool: string, id: string) {
 }
 
 /** Asks about a call to `tool` and answers it with `outcome`; resolves with the call's lines. */
-async function allow(daemon: TestDaemon, tool: string, outcome: string, id: string) {
+async function allow(daemon: Daemon, tool: string, outcome: string, id: string) {
   const text = await (await askFor(daemon, tool, id)).answer(outcome)
   expect(text).toContain('"result"')
   return text
 }
 
 /** A call from a script: nobody attached can answer, so it runs only if nothing needs asking. */
-function scriptCall(daemon: TestDaemon, tool: string) {
+function scriptCall(daemon: Daemon, tool: string) {
   return daemon.cli(['call', tool, JSON.stringify(quick)])
 }
 
@@ -78,7 +78,7 @@ function lapses(events: TranscriptEvent[]): string[] {
   return events.flatMap((e) => (e.type === 'grant.revoked' && e.client === null ? [e.reason] : []))
 }
 
-async function listedSlow(daemon: TestDaemon): Promise<ToolInfo | undefined> {
+async function listedSlow(daemon: Daemon): Promise<ToolInfo | undefined> {
   const tools = (await (await daemon.api('/tools')).json()) as ToolInfo[]
   return tools.find((tool) => tool.name === 'mcp_fx_slow')
 }

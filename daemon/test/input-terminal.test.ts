@@ -6,7 +6,7 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TranscriptEvent } from '../src/protocol/index.js'
-import { cleanup, fixture, startDaemon, tempDir, type TestDaemon } from './harness.js'
+import { cleanup, fixture, startDaemon, tempDir, type Daemon } from './harness.js'
 import { closeTerminal, openTerminal, type Terminal } from './terminal.js'
 
 afterEach(async () => {
@@ -19,7 +19,7 @@ const everythingPath = createRequire(import.meta.url).resolve(
 )
 const TOOL = 'mcp_everything_trigger-elicitation-request'
 
-async function everythingDaemon(): Promise<TestDaemon> {
+async function everythingDaemon(): Promise<Daemon> {
   const daemon = await startDaemon({
     mcpServers: {
       everything: { command: process.execPath, args: [everythingPath, 'stdio'], trust: true },
@@ -38,7 +38,7 @@ const lastLine = (screen: string) =>
 
 type Asked = Extract<TranscriptEvent, { type: 'input.requested' }>
 
-async function nextInput(daemon: TestDaemon, after = 0): Promise<Asked> {
+async function nextInput(daemon: Daemon, after = 0): Promise<Asked> {
   return (await daemon.waitForEvent(
     (event) => event.type === 'input.requested' && event.seq > after,
     30_000,

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ToolInfo } from '../src/protocol/index.js'
-import { cleanup, startDaemon, waitFor, type TestDaemon } from './harness.js'
+import { cleanup, startDaemon, waitFor, type Daemon } from './harness.js'
 import {
   answerInput,
   answerer,
@@ -40,7 +40,7 @@ async function toolsForFullClient(): Promise<string[]> {
 }
 
 describe('server-everything asks the people in Ferry', () => {
-  let daemon: TestDaemon
+  let daemon: Daemon
 
   beforeAll(async () => {
     // With a workspace named, Ferry declares roots too, as a full client does.
@@ -293,7 +293,7 @@ describe('server-everything asks the people in Ferry', () => {
 })
 
 describe("server-everything's roots", () => {
-  let daemon: TestDaemon
+  let daemon: Daemon
   let shared: string
 
   beforeAll(async () => {

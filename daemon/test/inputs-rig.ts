@@ -3,7 +3,7 @@
 
 import { createRequire } from 'node:module'
 import type { StreamMessage, TranscriptEvent } from '../src/protocol/index.js'
-import { waitFor, type TestDaemon } from './harness.js'
+import { waitFor, type Daemon } from './harness.js'
 import { openStream, type TestStream } from './stream-harness.js'
 
 export const everythingPath = createRequire(import.meta.url).resolve(
@@ -19,7 +19,7 @@ export type Requested = Extract<TranscriptEvent, { type: 'input.requested' }>
 export type Resolved = Extract<TranscriptEvent, { type: 'input.resolved' }>
 
 /** A tab-like client: attached to the default session, able to answer. */
-export async function answerer(daemon: TestDaemon, label = 'the tab'): Promise<TestStream> {
+export async function answerer(daemon: Daemon, label = 'the tab'): Promise<TestStream> {
   const stream = await openStream(daemon)
   stream.send({ type: 'hello', client: { kind: 'webshell', label } })
   stream.send({ type: 'subscribe' })

@@ -7,17 +7,17 @@ import {
   startDaemon,
   tempDir,
   waitFor,
-  type TestDaemon,
+  type Daemon,
 } from './harness.js'
 
 afterEach(cleanup)
 
-async function toolNames(daemon: TestDaemon): Promise<string[]> {
+async function toolNames(daemon: Daemon): Promise<string[]> {
   const tools = JSON.parse((await daemon.cli(['tools', '--json'])).stdout) as ToolInfo[]
   return tools.map((tool) => tool.name)
 }
 
-async function growAndSee(daemon: TestDaemon, server: string): Promise<void> {
+async function growAndSee(daemon: Daemon, server: string): Promise<void> {
   expect(await toolNames(daemon)).not.toContain(`mcp_${server}_sprout`)
   const grown = await daemon.cli(['call', `mcp_${server}_grow`, '{"name":"sprout"}'])
   expect(grown.code).toBe(0)

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { StreamMessage } from '../src/protocol/index.js'
-import { cleanup, ferryBin, fixture, startDaemon, waitFor, type TestDaemon } from './harness.js'
+import { cleanup, ferryBin, fixture, startDaemon, waitFor, type Daemon } from './harness.js'
 import { openStream } from './stream-harness.js'
 
 const children: Array<() => void> = []
@@ -16,7 +16,7 @@ afterEach(async () => {
 
 const json = { 'content-type': 'application/json' }
 
-async function call(daemon: TestDaemon, tool: string, args: Record<string, unknown>) {
+async function call(daemon: Daemon, tool: string, args: Record<string, unknown>) {
   const response = await daemon.api('/call', {
     method: 'POST',
     headers: json,
@@ -29,7 +29,7 @@ type Trace = Extract<StreamMessage, { type: 'trace' }>
 type ServerLog = Extract<StreamMessage, { type: 'server_log' }>
 
 /** A `ferry` command left running, its stdout lines collected as they come. */
-function follow(daemon: TestDaemon, args: string[]): { lines: string[]; stop: () => void } {
+function follow(daemon: Daemon, args: string[]): { lines: string[]; stop: () => void } {
   const child = spawn(process.execPath, [ferryBin, '--state-dir', daemon.stateDir, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })

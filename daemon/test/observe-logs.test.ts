@@ -15,14 +15,14 @@ import type {
   TranscriptEvent,
 } from '../src/protocol/index.js'
 import { LOG_LEVELS } from '../src/protocol/index.js'
-import { cleanup, fixture, startDaemon, waitFor, type TestDaemon } from './harness.js'
+import { cleanup, fixture, startDaemon, waitFor, type Daemon } from './harness.js'
 
 afterEach(cleanup)
 
 const json = { 'content-type': 'application/json' }
 const from = (level: LogLevel) => LOG_LEVELS.slice(LOG_LEVELS.indexOf(level))
 
-async function call(daemon: TestDaemon, tool: string, args: Record<string, unknown> = {}) {
+async function call(daemon: Daemon, tool: string, args: Record<string, unknown> = {}) {
   const response = await daemon.api('/call', {
     method: 'POST',
     headers: json,
@@ -32,11 +32,11 @@ async function call(daemon: TestDaemon, tool: string, args: Record<string, unkno
   return (await response.json()) as CallResponse
 }
 
-async function trace(daemon: TestDaemon, server: string): Promise<TraceEntry[]> {
+async function trace(daemon: Daemon, server: string): Promise<TraceEntry[]> {
   return ((await (await daemon.api(`/servers/${server}/trace`)).json()) as TraceResponse).entries
 }
 
-async function setLevel(daemon: TestDaemon, server: string, level: string): Promise<Response> {
+async function setLevel(daemon: Daemon, server: string, level: string): Promise<Response> {
   return daemon.api(`/servers/${server}/log-level`, {
     method: 'PUT',
     headers: json,
@@ -47,7 +47,7 @@ async function setLevel(daemon: TestDaemon, server: string, level: string): Prom
 type LogEvent = Extract<TranscriptEvent, { type: 'server.log' }>
 
 /** The `server.log` events stored for `callId`, once its result is stored (they come first). */
-async function logsOfCall(daemon: TestDaemon, callId: string): Promise<LogEvent[]> {
+async function logsOfCall(daemon: Daemon, callId: string): Promise<LogEvent[]> {
   await daemon.waitForEvent((e) => e.type === 'call.result' && e.callId === callId)
   return (await daemon.events()).filter(
     (e): e is LogEvent => e.type === 'server.log' && e.callId === callId,

@@ -12,7 +12,7 @@ import {
   httpServerPath,
   sseServerPath,
   startDaemon,
-  type TestDaemon,
+  type Daemon,
   waitFor,
 } from './harness.js'
 
@@ -35,7 +35,7 @@ async function startRemoteFixture(path: string, flags: string[] = []): Promise<s
   throw new Error('remote fixture printed no url')
 }
 
-async function call(daemon: TestDaemon, tool: string, args: Record<string, unknown> = {}) {
+async function call(daemon: Daemon, tool: string, args: Record<string, unknown> = {}) {
   const response = await daemon.api('/call', {
     method: 'POST',
     headers: json,
@@ -45,7 +45,7 @@ async function call(daemon: TestDaemon, tool: string, args: Record<string, unkno
   return (await response.json()) as CallResponse
 }
 
-async function trace(daemon: TestDaemon, server: string, after = 0): Promise<TraceEntry[]> {
+async function trace(daemon: Daemon, server: string, after = 0): Promise<TraceEntry[]> {
   const response = await daemon.api(`/servers/${server}/trace?after=${after}`)
   expect(response.status).toBe(200)
   return ((await response.json()) as TraceResponse).entries

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PromptGetResponse, PromptInfo, TranscriptEvent } from '../src/protocol/index.js'
-import { cleanup, type TestDaemon } from './harness.js'
+import { cleanup, type Daemon } from './harness.js'
 import { post, promptsOf, startOfferingsDaemon } from './offerings-rig.js'
 
-let daemon: TestDaemon
+let daemon: Daemon
 
 beforeAll(async () => {
   daemon = await startOfferingsDaemon()

@@ -3,10 +3,10 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PIXEL_PNG } from '../../e2e/fixtures/offerings-data.js'
 import type { ResourceReadResponse, TranscriptEvent } from '../src/protocol/index.js'
-import { cleanup, startDaemon, tempDir, type TestDaemon } from './harness.js'
+import { cleanup, startDaemon, tempDir, type Daemon } from './harness.js'
 import { offeringsFixture, post, resourcesOf, startOfferingsDaemon } from './offerings-rig.js'
 
-let daemon: TestDaemon
+let daemon: Daemon
 
 beforeAll(async () => {
   daemon = await startOfferingsDaemon()

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { offeringsServerPath } from '../../e2e/fixtures/paths.js'
 import type { PromptInfo, ResourcesResponse } from '../src/protocol/index.js'
-import { startDaemon, waitFor, type TestDaemon } from './harness.js'
+import { startDaemon, waitFor, type Daemon } from './harness.js'
 
 const require = createRequire(import.meta.url)
 
@@ -32,19 +32,19 @@ export function offeringsFixture(
   }
 }
 
-export async function promptsOf(daemon: TestDaemon, server?: string): Promise<PromptInfo[]> {
+export async function promptsOf(daemon: Daemon, server?: string): Promise<PromptInfo[]> {
   const query = server === undefined ? '' : `?server=${server}`
   return (await (await daemon.api(`/prompts${query}`)).json()) as PromptInfo[]
 }
 
-export async function resourcesOf(daemon: TestDaemon, server?: string): Promise<ResourcesResponse> {
+export async function resourcesOf(daemon: Daemon, server?: string): Promise<ResourcesResponse> {
   const query = server === undefined ? '' : `?server=${server}`
   return (await (await daemon.api(`/resources${query}`)).json()) as ResourcesResponse
 }
 
 /** Waits until `server` is ready and its prompts, resources and templates are all listed. */
 export async function waitForOfferings(
-  daemon: TestDaemon,
+  daemon: Daemon,
   server: string,
   counts: { prompts: number; resources: number; templates: number },
 ): Promise<void> {
@@ -64,7 +64,7 @@ export async function waitForOfferings(
   )
 }
 
-export function post(daemon: TestDaemon, path: string, body: unknown): Promise<Response> {
+export function post(daemon: Daemon, path: string, body: unknown): Promise<Response> {
   return daemon.api(path, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -76,7 +76,7 @@ export function post(daemon: TestDaemon, path: string, body: unknown): Promise<R
  * A daemon with server-everything and the offerings fixture in both eras (three pages of each
  * list), once every listing is complete.
  */
-export async function startOfferingsDaemon(): Promise<TestDaemon> {
+export async function startOfferingsDaemon(): Promise<Daemon> {
   const daemon = await startDaemon({
     mcpServers: {
       everything: everything(),

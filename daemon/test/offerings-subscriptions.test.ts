@@ -10,11 +10,11 @@ import {
   startDaemon,
   tempDir,
   waitFor,
-  type TestDaemon,
+  type Daemon,
 } from './harness.js'
 import { everything, offeringsFixture, post, waitForOfferings } from './offerings-rig.js'
 
-let daemon: TestDaemon
+let daemon: Daemon
 let records: string
 let modernRecords: string
 

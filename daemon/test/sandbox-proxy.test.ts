@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { MAX_CSP_ENTRIES } from '../src/apps/csp-domains.js'
-import { cleanup, send, startDaemon, type RawResponse, type TestDaemon } from './harness.js'
+import { cleanup, send, startDaemon, type RawResponse, type Daemon } from './harness.js'
 
-let daemon: TestDaemon
+let daemon: Daemon
 let port: number
 let webshellOrigin: string
 

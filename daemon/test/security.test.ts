@@ -13,7 +13,7 @@ import {
   startDaemon,
   tempDir,
   type RawResponse,
-  type TestDaemon,
+  type Daemon,
 } from './harness.js'
 
 afterEach(cleanup)
@@ -29,11 +29,11 @@ function sendRaw(port: number, text: string): Promise<number> {
   })
 }
 
-function hostOf(daemon: TestDaemon): string {
+function hostOf(daemon: Daemon): string {
   return `127.0.0.1:${daemon.info.port}`
 }
 
-function auth(daemon: TestDaemon): Record<string, string> {
+function auth(daemon: Daemon): Record<string, string> {
   return { authorization: `Bearer ${daemon.info.token}` }
 }
 

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { HOSTILE_TEXT, HOSTILE_TITLE } from '../../e2e/fixtures/hostile-tools.js'
 import type { ToolInfo, TranscriptEvent } from '../src/protocol/index.js'
-import { cleanup, fixture, startDaemon, type TestDaemon } from './harness.js'
+import { cleanup, fixture, startDaemon, type Daemon } from './harness.js'
 import {
   closeTerminal,
   controlCharacters,
@@ -31,7 +31,7 @@ const LABEL_SHOWN = `api␛]0;${HOSTILE_TITLE}␇`
 /** How the CLI shows the start of HOSTILE_TEXT. */
 const HOSTILE_SHOWN = `hostile: ␛]52;c;cHduZWQ=␇ ␛]0;${HOSTILE_TITLE}␇ ␛]8;;https://evil.example/␛\\link`
 
-async function hostileDaemon(): Promise<{ daemon: TestDaemon; tool: string; fail: string }> {
+async function hostileDaemon(): Promise<{ daemon: Daemon; tool: string; fail: string }> {
   const daemon = await startDaemon({
     mcpServers: { [SERVER]: fixture(['--hostile'], { trust: false }) },
   })
@@ -42,7 +42,7 @@ async function hostileDaemon(): Promise<{ daemon: TestDaemon; tool: string; fail
 }
 
 /** Calls `tool` through the API under the hostile LABEL; resolves once the call has ended. */
-async function callAsLabel(daemon: TestDaemon, tool: string): Promise<void> {
+async function callAsLabel(daemon: Daemon, tool: string): Promise<void> {
   const response = await daemon.api('/call', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -10,7 +10,7 @@ import {
   startDaemon,
   tempDir,
   waitFor,
-  type TestDaemon,
+  type Daemon,
 } from './harness.js'
 
 const everything = fileURLToPath(
@@ -29,7 +29,7 @@ interface Relayed {
 }
 
 /** Starts a streamed call; `lines` fills as they arrive, `done` settles when the stream ends. */
-function streamCall(daemon: TestDaemon, body: Record<string, unknown>) {
+function streamCall(daemon: Daemon, body: Record<string, unknown>) {
   const lines: CallStreamLine[] = []
   const done = (async () => {
     const response = await daemon.api('/call', {
@@ -53,7 +53,7 @@ const progressMessages = (lines: CallStreamLine[]) =>
   lines.flatMap((line) => ('progress' in line ? [line.progress.message] : []))
 
 describe('a tool that needs a task, on server-everything (2025-11-25)', () => {
-  let daemon: TestDaemon
+  let daemon: Daemon
   let record: string
 
   beforeAll(async () => {
@@ -176,7 +176,7 @@ describe('a tool that needs a task, on server-everything (2025-11-25)', () => {
 })
 
 describe('a tool that needs a task, on a server that declares no task support', () => {
-  let daemon: TestDaemon
+  let daemon: Daemon
   let record: string
 
   beforeAll(async () => {

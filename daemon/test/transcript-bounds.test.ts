@@ -16,14 +16,14 @@ import {
   rawLegacyServerPath,
   startDaemon,
   waitFor,
-  type TestDaemon,
+  type Daemon,
 } from './harness.js'
 import { openStream } from './stream-harness.js'
 
 const json = { 'content-type': 'application/json' }
 const DEPTH_MARKER = '[truncated: nesting deeper than 64 levels]'
 
-function call(daemon: TestDaemon, body: string, accept = 'application/json'): Promise<Response> {
+function call(daemon: Daemon, body: string, accept = 'application/json'): Promise<Response> {
   return daemon.api('/call', { method: 'POST', headers: { ...json, accept }, body })
 }
 
@@ -48,7 +48,7 @@ function innermost(value: unknown): { value: unknown; levels: number } {
 const children: ChildProcess[] = []
 
 /** `ferry attach --json` in a child process, collecting the events it prints. */
-function attachJson(daemon: TestDaemon): { events: TranscriptEvent[] } {
+function attachJson(daemon: Daemon): { events: TranscriptEvent[] } {
   const child = spawn(
     process.execPath,
     [ferryBin, '--state-dir', daemon.stateDir, 'attach', '--json'],
@@ -63,7 +63,7 @@ function attachJson(daemon: TestDaemon): { events: TranscriptEvent[] } {
 }
 
 describe('transcript bounds', () => {
-  let daemon: TestDaemon
+  let daemon: Daemon
 
   beforeAll(async () => {
     daemon = await startDaemon({

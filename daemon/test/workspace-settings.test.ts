@@ -18,7 +18,7 @@ import {
   startDaemon,
   stdioServerPath,
   tempDir,
-  type TestDaemon,
+  type Daemon,
 } from './harness.js'
 
 afterEach(cleanupWithDetached)
@@ -34,12 +34,12 @@ function markingServer(marker: string, extra: string[] = []): Record<string, unk
   }
 }
 
-function workspaceFile(daemon: TestDaemon): string {
+function workspaceFile(daemon: Daemon): string {
   return join(daemon.workspace, '.ferry', 'settings.json')
 }
 
 /** A reload has applied the settings and settled every connection attempt it started. */
-async function settled(daemon: TestDaemon): Promise<void> {
+async function settled(daemon: Daemon): Promise<void> {
   expect((await daemon.cli(['reload'])).code).toBe(0)
 }
 

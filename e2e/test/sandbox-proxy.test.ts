@@ -9,11 +9,11 @@ import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cleanup, startDaemon, type TestDaemon } from '../../daemon/test/harness.js'
+import { cleanup, startDaemon, type Daemon } from '../../daemon/test/harness.js'
 import { openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
-let daemon: TestDaemon
+let daemon: Daemon
 let port: number
 
 beforeAll(async () => {

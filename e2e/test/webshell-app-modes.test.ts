@@ -6,7 +6,7 @@
 import type { Browser, FrameLocator, Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { appModesServerPath } from '../fixtures/paths.js'
-import { cleanup, startDaemon, type TestDaemon } from '../../daemon/test/harness.js'
+import { cleanup, startDaemon, type Daemon } from '../../daemon/test/harness.js'
 import { appIn, createSession, frameRemovals, recordFrameRemovals } from './app-frames.js'
 import { useBrowser } from './browser.js'
 
@@ -46,7 +46,7 @@ async function openPage(
 
 async function shellWith(
   options: Parameters<Browser['newContext']>[0] = {},
-): Promise<{ daemon: TestDaemon; page: Page; errors: string[] }> {
+): Promise<{ daemon: Daemon; page: Page; errors: string[] }> {
   const daemon = await startDaemon({ mcpServers: { modes: modesServer } })
   await daemon.waitForStatus('modes', 'ready')
   const { page, errors } = await openPage(browser(), options)

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net'
 import type { FrameLocator, Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TranscriptEvent } from '../../daemon/src/protocol/index.js'
-import { cleanup, fixture, startDaemon, type TestDaemon } from '../../daemon/test/harness.js'
+import { cleanup, fixture, startDaemon, type Daemon } from '../../daemon/test/harness.js'
 import { appHostServerPath } from '../fixtures/paths.js'
 import { errorsBesidesDaemonAway, openPage, useBrowser } from './browser.js'
 
@@ -32,7 +32,7 @@ const SETTINGS = {
 }
 
 interface Opened {
-  daemon: TestDaemon
+  daemon: Daemon
   page: Page
   errors: string[]
   app: FrameLocator

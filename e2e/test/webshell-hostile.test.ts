@@ -5,7 +5,7 @@
 import type { Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { TRAP_DEFAULT } from '../fixtures/hostile-content-tools.js'
-import { cleanup, fixture, startDaemon, type TestDaemon } from '../../daemon/test/harness.js'
+import { cleanup, fixture, startDaemon, type Daemon } from '../../daemon/test/harness.js'
 import { openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
@@ -33,7 +33,7 @@ function longestTask(page: Page): Promise<number> {
 }
 
 async function call(
-  daemon: TestDaemon,
+  daemon: Daemon,
   id: string,
   tool: string,
   args: Record<string, unknown>,

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TranscriptEvent } from '../../daemon/src/protocol/index.js'
-import { cleanup, startDaemon, waitFor, type TestDaemon } from '../../daemon/test/harness.js'
+import { cleanup, startDaemon, waitFor, type Daemon } from '../../daemon/test/harness.js'
 import { e2eRoot } from '../fixtures/paths.js'
 import { openPage, useBrowser } from './browser.js'
 
@@ -23,7 +23,7 @@ const EVERYTHING = join(
   'index.js',
 )
 
-async function everythingDaemon(): Promise<TestDaemon> {
+async function everythingDaemon(): Promise<Daemon> {
   const daemon = await startDaemon({
     mcpServers: {
       everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], trust: true },
@@ -33,7 +33,7 @@ async function everythingDaemon(): Promise<TestDaemon> {
   return daemon
 }
 
-async function openShell(daemon: TestDaemon): Promise<{ page: Page; errors: string[] }> {
+async function openShell(daemon: Daemon): Promise<{ page: Page; errors: string[] }> {
   const opened = await openPage(browser())
   opened.page.setDefaultTimeout(10_000)
   await opened.page.goto(`${daemon.info.url}#token=${daemon.info.token}`)

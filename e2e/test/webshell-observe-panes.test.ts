@@ -4,7 +4,7 @@
 
 import type { Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, fixture, startDaemon, type TestDaemon } from '../../daemon/test/harness.js'
+import { cleanup, fixture, startDaemon, type Daemon } from '../../daemon/test/harness.js'
 import { openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
@@ -12,7 +12,7 @@ afterEach(cleanup)
 
 async function openShell(
   flags: string[],
-): Promise<{ daemon: TestDaemon; page: Page; errors: string[] }> {
+): Promise<{ daemon: Daemon; page: Page; errors: string[] }> {
   const daemon = await startDaemon({ mcpServers: { fx: fixture(flags) } })
   await daemon.waitForStatus('fx', 'ready')
   const { page, errors } = await openPage(browser())
@@ -29,7 +29,7 @@ async function openPane(page: Page, server: string, pane: string): Promise<void>
   await page.getByTestId(`${pane}-pane`).waitFor()
 }
 
-async function call(daemon: TestDaemon, tool: string, args: Record<string, unknown>) {
+async function call(daemon: Daemon, tool: string, args: Record<string, unknown>) {
   const response = await daemon.api('/call', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -4,7 +4,7 @@
 
 import type { Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, startDaemon, type TestDaemon } from '../../daemon/test/harness.js'
+import { cleanup, startDaemon, type Daemon } from '../../daemon/test/harness.js'
 import { everything, offeringsFixture } from '../../daemon/test/offerings-rig.js'
 import { openPage, useBrowser } from './browser.js'
 
@@ -13,7 +13,7 @@ afterEach(cleanup)
 
 async function openShell(
   servers: Record<string, unknown> = { every: everything() },
-): Promise<{ daemon: TestDaemon; page: Page; errors: string[] }> {
+): Promise<{ daemon: Daemon; page: Page; errors: string[] }> {
   const daemon = await startDaemon({ mcpServers: servers })
   for (const name of Object.keys(servers)) await daemon.waitForStatus(name, 'ready')
   const { page, errors } = await openPage(browser())
