@@ -10,7 +10,8 @@ import type {
   StreamMessage,
   TranscriptEvent,
 } from '../src/protocol/index.js'
-import { fixture, startDaemon, waitFor, type Daemon } from './harness.js'
+import { fixture, waitFor, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 import { openStream, type TestStream } from './stream-harness.js'
 
 export type Reply = Extract<StreamMessage, { type: 'reply' }>
@@ -19,7 +20,7 @@ export type Reply = Extract<StreamMessage, { type: 'reply' }>
 export const HOST_READ_TIMEOUT_MS = 1000
 
 export async function startAppDaemon(): Promise<Daemon> {
-  const daemon = await startDaemon({
+  const daemon = await startInProcess({
     mcpServers: {
       host: fixture(['--apps', '--app-act-tools', '--surface-label', 'host'], {
         trust: false,

@@ -24,11 +24,11 @@ import {
   ferryBin,
   fixture,
   readJsonLines,
-  startDaemon,
   tempDir,
   waitFor,
   type Daemon,
 } from './harness.js'
+import { startInProcess } from './in-process.js'
 
 const UI = 'io.modelcontextprotocol/ui'
 const json = { 'content-type': 'application/json' }
@@ -51,7 +51,7 @@ beforeAll(async () => {
     modern: join(dir, 'modern.jsonl'),
     plain: join(dir, 'plain.jsonl'),
   }
-  daemon = await startDaemon({
+  daemon = await startInProcess({
     mcpServers: {
       // The hanging resource is given up after 3 s instead of the default 5 s; the other reads, a
       // 1.3 MiB one among them, finish well within that even on a busy machine.

@@ -2,7 +2,8 @@
 // types with `send-keys` and reads the screen with `capture-pane`.
 
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, fixture, startDaemon, waitFor, type Daemon } from './harness.js'
+import { cleanup, fixture, waitFor, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 import { closeTerminal, openTerminal } from './terminal.js'
 
 afterEach(async () => {
@@ -12,7 +13,7 @@ afterEach(async () => {
 
 /** The daemon with a fixture server whose non-read-only tools need a confirmation. */
 async function untrustedDaemon(): Promise<Daemon> {
-  const daemon = await startDaemon({ mcpServers: { fx: fixture([], { trust: false }) } })
+  const daemon = await startInProcess({ mcpServers: { fx: fixture([], { trust: false }) } })
   await daemon.waitForStatus('fx', 'ready')
   return daemon
 }
@@ -107,7 +108,7 @@ describe('ferry attach (full screen)', () => {
 
 describe('ferry call on a terminal', () => {
   it('asks on its own terminal when nobody else is attached, and runs the call once allowed', async () => {
-    const daemon = await startDaemon({ mcpServers: { fx: fixture([], { trust: false }) } })
+    const daemon = await startInProcess({ mcpServers: { fx: fixture([], { trust: false }) } })
     await daemon.waitForStatus('fx', 'ready')
     const terminal = await openTerminal(
       daemon,

@@ -1,14 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CallStreamLine } from '../src/protocol/index.js'
-import {
-  cleanup,
-  fixture,
-  readJsonLines,
-  startDaemon,
-  tempDir,
-  waitFor,
-  type Daemon,
-} from './harness.js'
+import { cleanup, fixture, readJsonLines, tempDir, waitFor, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 
 interface StreamedCall {
   lines: CallStreamLine[]
@@ -48,7 +41,7 @@ for (const era of ['legacy', 'modern'] as const) {
 
     beforeAll(async () => {
       record = `${await tempDir()}/record.jsonl`
-      daemon = await startDaemon({
+      daemon = await startInProcess({
         mcpServers: {
           fx: fixture(['--era', era === 'modern' ? 'modern' : 'legacy', '--record', record], {
             versionNegotiation: era === 'modern' ? 'auto' : 'legacy',

@@ -5,14 +5,8 @@ import { execFile, spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { readRuntimeFile } from '../src/daemon/runtime-file.js'
-import {
-  adoptDetached,
-  cleanupWithDetached,
-  ferryBin,
-  fixture,
-  startDaemon,
-  tempDir,
-} from './harness.js'
+import { adoptDetached, cleanupWithDetached, ferryBin, fixture, tempDir } from './harness.js'
+import { startInProcess } from './in-process.js'
 import { writeFile, readFile } from 'node:fs/promises'
 
 afterEach(cleanupWithDetached)
@@ -41,7 +35,7 @@ describe('a closed stdout', () => {
 
   it('ends `ferry tools | head -1` quietly once head has its line', async () => {
     // Far more than a pipe holds, so the CLI is still writing when head exits.
-    const daemon = await startDaemon({ mcpServers: { x: fixture(['--extra-tools', '3000']) } })
+    const daemon = await startInProcess({ mcpServers: { x: fixture(['--extra-tools', '3000']) } })
     await daemon.waitForStatus('x', 'ready')
     const errFile = join(await tempDir(), 'stderr')
     const script = `"$0" "$1" --state-dir "$2" tools 2>"$3" | head -1; echo "ferry exited \${PIPESTATUS[0]}"`

@@ -11,7 +11,8 @@ import {
   type Revision,
   type ScenarioResult,
 } from './conformance-suite.js'
-import { cleanup, startDaemon, tempDir, type Daemon } from './harness.js'
+import { cleanup, tempDir, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 
 // The MCP conformance suite's client scenarios about elicitation, with Ferry as the client: the
 // suite starts its scenario server and then `e2e/fixtures/conformance-client.ts`, which adds that
@@ -30,7 +31,7 @@ describe('the MCP conformance suite with Ferry as the client', () => {
     const [node] = await Promise.all([
       installSuiteNode(await tempDir('ferry-conformance-node-')),
       (async () => {
-        daemon = await startDaemon({ mcpServers: {} })
+        daemon = await startInProcess({ mcpServers: {} })
       })(),
     ])
     process.env.FERRY_CONFORMANCE_DAEMON = JSON.stringify({

@@ -14,7 +14,8 @@ import {
   type GatewayTokenCreateResponse,
 } from '../src/protocol/index.js'
 import { modernBody, modernHeaders } from './gateway-wire.js'
-import { cleanup, fixture, readJsonLines, startDaemon } from './harness.js'
+import { cleanup, fixture, readJsonLines } from './harness.js'
+import { startInProcess } from './in-process.js'
 
 const FLOOD = 1_000
 const REST_CALLS = 200
@@ -101,7 +102,7 @@ async function outcomes<T>(promises: Array<Promise<T>>, ok: (value: T) => boolea
 
 describe('a burst of clients beside a flood of connections without the token', () => {
   it('serves 200 REST calls, 100 /mcp calls, 500 streams and `ferry tools`, each on a fresh connection, while 1,000 idle or slow connections are held open', async () => {
-    const daemon = await startDaemon({ mcpServers: { x: fixture([]) } })
+    const daemon = await startInProcess({ mcpServers: { x: fixture([]) } })
     await daemon.waitForStatus('x', 'ready')
     const { port, token } = daemon.info
     const created = await daemon.api('/gateway/tokens', {

@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { StatusResponse, ToolInfo } from '../src/protocol/index.js'
-import { cleanup, startDaemon } from './harness.js'
+import { cleanup } from './harness.js'
+import { startInProcess } from './in-process.js'
 
 afterEach(cleanup)
 
 describe('the bundled demo server', () => {
   it('runs when no settings exist, negotiates the modern protocol, and its tools work', async () => {
-    const daemon = await startDaemon(null)
+    const daemon = await startInProcess(null)
     expect(await daemon.waitForStatus('demo', 'ready')).toMatchObject({
       era: 'modern',
       protocolVersion: '2026-07-28',

@@ -5,10 +5,10 @@ import {
   fixture,
   rawLegacyServerPath,
   readJsonLines,
-  startDaemon,
   tempDir,
   waitFor,
 } from './harness.js'
+import { startInProcess } from './in-process.js'
 
 afterEach(cleanup)
 
@@ -19,7 +19,7 @@ describe('tool discovery', () => {
   it('serves `tools --refresh` from the SDK cache within the server ttl and reaches the server once after it', async () => {
     const record = `${await tempDir()}/record.jsonl`
     const ttlMs = 3000
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: {
         cached: fixture(['--era', 'modern', '--record', record, '--tools-ttl', String(ttlMs)], {
           versionNegotiation: 'auto',
@@ -42,7 +42,7 @@ describe('tool discovery', () => {
   })
 
   it('lists tools from a legacy server that answers tools/list without declaring the capability', async () => {
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: {
         undeclared: {
           command: process.execPath,
@@ -61,7 +61,7 @@ describe('tool discovery', () => {
   for (const era of ['legacy', 'modern'] as const) {
     it(`aggregates three pages of tools on a ${era} connection`, async () => {
       const record = `${await tempDir()}/record.jsonl`
-      const daemon = await startDaemon({
+      const daemon = await startInProcess({
         mcpServers: {
           paged: fixture(
             [
@@ -94,7 +94,7 @@ describe('tool discovery', () => {
   }
 
   it('keeps annotations from the same tools/list result that defined the schema', async () => {
-    const daemon = await startDaemon({ mcpServers: { fx: fixture([]) } })
+    const daemon = await startInProcess({ mcpServers: { fx: fixture([]) } })
     await daemon.waitForStatus('fx', 'ready')
     const tools = JSON.parse((await daemon.cli(['tools', '--json'])).stdout) as ToolInfo[]
     const echo = tools.find((tool) => tool.tool === 'echo')
@@ -106,7 +106,7 @@ describe('tool discovery', () => {
   })
 
   it('applies includeTools and excludeTools, exclude winning', async () => {
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: {
         fx: fixture([], { includeTools: ['echo', 'slow', 'fail'], excludeTools: ['fail'] }),
       },

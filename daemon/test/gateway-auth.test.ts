@@ -4,16 +4,8 @@ import { join } from 'node:path'
 import WebSocket from 'ws'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { STREAM_AUTH_PREFIX, STREAM_PROTOCOL } from '../src/protocol/index.js'
-import {
-  cleanup,
-  fixture,
-  readJsonLines,
-  send,
-  startDaemon,
-  tempDir,
-  waitFor,
-  type Daemon,
-} from './harness.js'
+import { cleanup, fixture, readJsonLines, send, tempDir, waitFor, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 import {
   createToken,
   errorOf,
@@ -65,7 +57,7 @@ describe('who may use the gateway', () => {
     const dir = await tempDir()
     alphaRecord = join(dir, 'alpha.jsonl')
     betaRecord = join(dir, 'beta.jsonl')
-    daemon = await startDaemon({
+    daemon = await startInProcess({
       mcpServers: {
         alpha: fixture(['--record', alphaRecord]),
         beta: fixture(['--record', betaRecord]),
@@ -351,7 +343,7 @@ describe('a damaged token file', () => {
 
   it('grants nothing from a damaged gateway-tokens.json or entry, and logs it', async () => {
     const settings = { mcpServers: { alpha: fixture([]) } }
-    const first = await startDaemon(settings)
+    const first = await startInProcess(settings)
     const kept = await createToken(first, 'auth-kept')
     const broken = await createToken(first, 'auth-broken')
     await first.stop()
@@ -362,7 +354,7 @@ describe('a damaged token file', () => {
     )
     await writeFile(file, JSON.stringify({ tokens: damaged }))
 
-    const second = await startDaemon(settings, { stateDir: first.stateDir })
+    const second = await startInProcess(settings, { stateDir: first.stateDir })
     expect((await mcp(second, kept, { body: INITIALIZE })).status).toBe(200)
     expect((await mcp(second, broken, { body: INITIALIZE })).status).toBe(401)
     const log = await waitFor(async () => {
@@ -373,7 +365,7 @@ describe('a damaged token file', () => {
     await second.stop()
 
     await writeFile(file, '{"tokens": [')
-    const third = await startDaemon(settings, { stateDir: first.stateDir })
+    const third = await startInProcess(settings, { stateDir: first.stateDir })
     expect((await mcp(third, kept, { body: INITIALIZE })).status).toBe(401)
     const later = await readFile(join(third.stateDir, 'daemon.log'), 'utf8')
     expect(later).toMatch(/gateway-tokens\.json is damaged; no gateway token is accepted/)

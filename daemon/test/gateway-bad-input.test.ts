@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cleanup, fixture, readJsonLines, startDaemon, tempDir, type Daemon } from './harness.js'
+import { cleanup, fixture, readJsonLines, tempDir, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 import {
   createToken,
   errorOf,
@@ -42,7 +43,7 @@ describe('bad input on /mcp', () => {
 
   beforeAll(async () => {
     record = join(await tempDir(), 'record.jsonl')
-    daemon = await startDaemon({ mcpServers: { alpha: fixture(['--record', record]) } })
+    daemon = await startInProcess({ mcpServers: { alpha: fixture(['--record', record]) } })
     await daemon.waitForStatus('alpha', 'ready')
     token = await createToken(daemon, 'bad-input')
     session = await openLegacySession(daemon, token)

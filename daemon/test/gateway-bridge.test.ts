@@ -10,16 +10,8 @@ import { Client } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { parse as parseToml } from 'smol-toml'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import {
-  cleanup,
-  ferryBin,
-  fixture,
-  runCli,
-  startDaemon,
-  tempDir,
-  waitFor,
-  type Daemon,
-} from './harness.js'
+import { cleanup, ferryBin, fixture, runCli, tempDir, waitFor, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 
 const SETTINGS = { mcpServers: { fx: fixture([]) } }
 
@@ -107,7 +99,7 @@ describe('ferry mcp with a running daemon', () => {
   let daemon: Daemon
 
   beforeAll(async () => {
-    daemon = await startDaemon(SETTINGS)
+    daemon = await startInProcess(SETTINGS)
     await daemon.waitForStatus('fx', 'ready')
   })
   afterAll(cleanup)
@@ -382,7 +374,7 @@ describe('ferry mcp without a running daemon', () => {
   })
 
   it('sends MCP-Protocol-Version and the session id on every request after a legacy initialize, and DELETEs the session when stdin closes', async () => {
-    const daemon = await startDaemon(SETTINGS)
+    const daemon = await startInProcess(SETTINGS)
     await daemon.waitForStatus('fx', 'ready')
     const proxy = await recordingProxy(daemon.info.port)
     try {
@@ -418,7 +410,7 @@ describe('ferry mcp without a running daemon', () => {
   })
 
   it('answers with a JSON-RPC error while Ferry is stopped, and reaches it again once it runs, in a new session', async () => {
-    const first = await startDaemon(SETTINGS)
+    const first = await startInProcess(SETTINGS)
     await first.waitForStatus('fx', 'ready')
     const client = await bridgeClient(first.stateDir, 'legacy')
     expect(await echo(client, 'one')).toEqual([{ type: 'text', text: 'one' }])
@@ -438,7 +430,7 @@ describe('ferry mcp without a running daemon', () => {
     await expect(client.listTools(undefined, { timeout: 10_000 })).rejects.toThrow(
       /Ferry is not running.*ferry start/,
     )
-    const second = await startDaemon(SETTINGS, { stateDir: first.stateDir })
+    const second = await startInProcess(SETTINGS, { stateDir: first.stateDir })
     await second.waitForStatus('fx', 'ready')
     expect(await echo(client, 'two')).toEqual([{ type: 'text', text: 'two' }])
     const requested = await second.waitForEvent(

@@ -12,7 +12,8 @@ import {
   type Revision,
   type ScenarioResult,
 } from './conformance-suite.js'
-import { cleanup, startDaemon, tempDir, type Daemon } from './harness.js'
+import { cleanup, tempDir, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 
 // The MCP conformance suite's server scenarios, run against `/mcp` through an `--unprefixed`
 // token of one trusted server that offers what the scenarios call, once per spec revision on
@@ -28,7 +29,7 @@ describe('the MCP conformance suite against the gateway', () => {
     const [node] = await Promise.all([
       installSuiteNode(await tempDir('ferry-conformance-node-')),
       (async () => {
-        daemon = await startDaemon({
+        daemon = await startInProcess({
           mcpServers: {
             conformance: { command: process.execPath, args: [conformanceServerPath], trust: true },
           },

@@ -4,7 +4,8 @@ import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TranscriptEvent } from '../src/protocol/index.js'
-import { cleanup, fixture, startDaemon, waitFor, type Daemon } from './harness.js'
+import { cleanup, fixture, waitFor, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 import { elicitingClient, type ElicitParams } from './gateway-harness.js'
 import { openStream } from './stream-harness.js'
 
@@ -39,7 +40,7 @@ describe('upstream elicitation through the gateway', () => {
   let secret: string
 
   beforeAll(async () => {
-    daemon = await startDaemon({
+    daemon = await startInProcess({
       mcpServers: {
         old: fixture(['--elicit-tool', '--era', 'legacy'], { versionNegotiation: 'legacy' }),
         new: fixture(['--elicit-tool', '--era', 'modern'], { versionNegotiation: 'auto' }),
@@ -239,7 +240,7 @@ describe('confirmations asked in the client (--confirm-in-client)', () => {
   let secret: string
 
   beforeAll(async () => {
-    daemon = await startDaemon({
+    daemon = await startInProcess({
       mcpServers: {
         fx: fixture(['--era', 'dual'], { trust: false, versionNegotiation: 'legacy' }),
       },
@@ -380,7 +381,7 @@ describe('the requestState key', () => {
         new: fixture(['--elicit-tool', '--era', 'modern'], { versionNegotiation: 'auto' }),
       },
     }
-    const first = await startDaemon(settings)
+    const first = await startInProcess(settings)
     await first.waitForStatus('new', 'ready')
     const secret = await token(first, 'agent')
     const manual = async (daemon: Daemon) =>
@@ -398,7 +399,7 @@ describe('the requestState key', () => {
     const key = await stat(join(first.stateDir, 'gateway-request-state.key'))
     expect(key.mode & 0o777).toBe(0o600)
 
-    const second = await startDaemon(settings, { stateDir: first.stateDir })
+    const second = await startInProcess(settings, { stateDir: first.stateDir })
     await second.waitForStatus('new', 'ready')
     const after = await manual(second)
     const refused = await after

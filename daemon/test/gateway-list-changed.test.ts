@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client'
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, fixture, startDaemon, type Daemon } from './harness.js'
+import { cleanup, fixture, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 import { connectGateway, gatewayToken, type Era } from './gateway-surface-clients.js'
 
 type ListKind = 'tools' | 'prompts' | 'resources'
@@ -83,7 +84,7 @@ const names = (items: Array<{ name: string }>) => items.map((item) => item.name)
 describe('gateway list_changed', () => {
   it('reaches a legacy and a modern client after `ferry reload` adds a server, and both re-list to see it', async () => {
     const settings = { mcpServers: { alpha: fixture(['--surface-label', 'alpha']) } }
-    const daemon = await startDaemon(settings)
+    const daemon = await startInProcess(settings)
     await daemon.waitForStatus('alpha', 'ready')
     const clients = await bothEras(daemon)
     for (const { client } of clients) {
@@ -116,7 +117,7 @@ describe('gateway list_changed', () => {
   })
 
   it("passes a server's own prompts/list_changed on, from a legacy and a modern upstream", async () => {
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: {
         old: fixture(['--surface-label', 'old', '--era', 'legacy']),
         new: fixture(['--surface-label', 'new', '--era', 'modern'], {
@@ -145,7 +146,7 @@ describe('gateway list_changed', () => {
   })
 
   it('tells clients only about the list that changed', async () => {
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: { alpha: fixture(['--surface-label', 'alpha', '--grow']) },
     })
     await daemon.waitForStatus('alpha', 'ready')

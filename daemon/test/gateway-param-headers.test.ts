@@ -1,7 +1,8 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { conformanceServerPath } from '../../e2e/fixtures/paths.js'
-import { cleanup, readJsonLines, startDaemon, tempDir, type Daemon } from './harness.js'
+import { cleanup, readJsonLines, tempDir, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 import {
   createToken,
   errorOf,
@@ -32,7 +33,7 @@ describe('Mcp-Param headers on a gateway tools/call', () => {
 
   beforeAll(async () => {
     record = join(await tempDir(), 'record.jsonl')
-    daemon = await startDaemon({
+    daemon = await startInProcess({
       mcpServers: {
         conformance: {
           command: process.execPath,

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { StatusResponse } from '../src/protocol/index.js'
-import { cleanup, fixture, startDaemon, waitFor, type Daemon } from './harness.js'
+import { cleanup, fixture, waitFor, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 import {
   createToken,
   errorOf,
@@ -39,7 +40,7 @@ describe('the gateway phases on the wire', () => {
   let token: string
 
   beforeAll(async () => {
-    daemon = await startDaemon(settingsWith({ phase: 1 }))
+    daemon = await startInProcess(settingsWith({ phase: 1 }))
     await daemon.waitForStatus('alpha', 'ready')
     token = await createToken(daemon, 'phases')
   })
@@ -182,7 +183,7 @@ describe('the gateway settings', () => {
   afterAll(cleanup)
 
   it('ignores a gateway block in workspace settings, and warns', async () => {
-    const daemon = await startDaemon(null, {
+    const daemon = await startInProcess(null, {
       userSettings: { mcpServers: { alpha: fixture([]) } },
       workspaceSettings: { gateway: { enabled: false, phase: 3 } },
     })
@@ -202,7 +203,7 @@ describe('the gateway across a daemon restart', () => {
 
   it('keeps a modern client calling with no new handshake, while a legacy client gets 404 and connects again', async () => {
     const settings = settingsWith({})
-    const first = await startDaemon(settings)
+    const first = await startInProcess(settings)
     await first.waitForStatus('alpha', 'ready')
     const token = await createToken(first, 'restart')
     const modern = await sdkClient(first, token, 'auto')
@@ -218,7 +219,7 @@ describe('the gateway across a daemon restart', () => {
     }
 
     await first.stop()
-    const second = await startDaemon(settings, { stateDir: first.stateDir })
+    const second = await startInProcess(settings, { stateDir: first.stateDir })
     expect(second.info.port).toBe(first.info.port)
     await second.waitForStatus('alpha', 'ready')
 

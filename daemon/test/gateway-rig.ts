@@ -15,11 +15,11 @@ import {
   fixture,
   httpServerPath,
   readJsonLines,
-  startDaemon,
   tempDir,
   waitFor,
   type Daemon,
 } from './harness.js'
+import { startInProcess } from './in-process.js'
 import { openStream, type TestStream } from './stream-harness.js'
 
 export const TAB_LABEL = 'the tab'
@@ -64,7 +64,7 @@ export async function startGatewayRig(): Promise<GatewayRig> {
   }
   let tab: TestStream | undefined
   try {
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: {
         local: fixture(['--record', record], { trust: false }),
         remote: { url: http.url },

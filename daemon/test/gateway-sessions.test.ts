@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SessionInfo, StatusResponse, TranscriptEvent } from '../src/protocol/index.js'
 import { connectGateway, createGatewayToken, resultText } from './gateway-harness.js'
-import { cleanup, fixture, startDaemon, type Daemon } from './harness.js'
+import { cleanup, fixture, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 
 let daemon: Daemon
 let defaultSession: string
@@ -16,7 +17,7 @@ const calls = (events: TranscriptEvent[]) =>
   )
 
 beforeAll(async () => {
-  daemon = await startDaemon({ mcpServers: { fx: fixture([]) } })
+  daemon = await startInProcess({ mcpServers: { fx: fixture([]) } })
   await daemon.waitForStatus('fx', 'ready')
   defaultSession = ((await (await daemon.api('/status')).json()) as StatusResponse).defaultSession
   const created = await daemon.api('/sessions', {

@@ -2,15 +2,8 @@ import type { Client } from '@modelcontextprotocol/client'
 import { ProtocolError } from '@modelcontextprotocol/client'
 import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  cleanup,
-  fixture,
-  readJsonLines,
-  startDaemon,
-  tempDir,
-  waitFor,
-  type Daemon,
-} from './harness.js'
+import { cleanup, fixture, readJsonLines, tempDir, waitFor, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 import { connectGateway, gatewayToken, type Era } from './gateway-surface-clients.js'
 
 // Two servers that both list fixture://readme and the notes template: alpha first in settings
@@ -28,7 +21,7 @@ const clients: Client[] = []
 
 beforeAll(async () => {
   betaRecord = `${await tempDir()}/beta-record`
-  daemon = await startDaemon({
+  daemon = await startInProcess({
     mcpServers: {
       alpha: fixture(['--surface-label', 'alpha', '--apps', '--unlisted-apps', '--grow']),
       beta: fixture(['--surface-label', 'beta', '--record', betaRecord]),

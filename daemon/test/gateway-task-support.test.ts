@@ -1,7 +1,8 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { conformanceServerPath } from '../../e2e/fixtures/paths.js'
-import { cleanup, readJsonLines, startDaemon, tempDir, type Daemon } from './harness.js'
+import { cleanup, readJsonLines, tempDir, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 import { createToken } from './gateway-wire.js'
 import { modern, WITH_TASKS } from './tasks-wire.js'
 
@@ -18,7 +19,7 @@ describe('a tool that runs only as a task, through the gateway', () => {
 
   beforeAll(async () => {
     record = join(await tempDir(), 'record.jsonl')
-    daemon = await startDaemon({
+    daemon = await startInProcess({
       mcpServers: {
         conformance: {
           command: process.execPath,

@@ -3,15 +3,8 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { StatusResponse, ToolInfo, TranscriptEvent } from '../src/protocol/index.js'
 import { decodeRecord, encodeRecord } from '../src/sessions/record-codec.js'
-import {
-  cleanup,
-  fixture,
-  readJsonLines,
-  startDaemon,
-  tempDir,
-  waitFor,
-  type Daemon,
-} from './harness.js'
+import { cleanup, fixture, readJsonLines, tempDir, waitFor, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 
 afterEach(cleanup)
 
@@ -93,7 +86,7 @@ describe('"always allow" grants', () => {
     const dir = await tempDir()
     const before = `${dir}/before.jsonl`
     const after = `${dir}/after.jsonl`
-    const daemon = await startDaemon({ mcpServers: { fx: untrusted(['--record', before]) } })
+    const daemon = await startInProcess({ mcpServers: { fx: untrusted(['--record', before]) } })
     await daemon.waitForStatus('fx', 'ready')
     await allow(daemon, 'mcp_fx_slow', 'allow_server', 'grant-server')
     expect(await scriptCall(daemon, 'mcp_fx_slow')).toMatchObject({ code: 0, stdout: 'done\n' })
@@ -117,7 +110,7 @@ describe('"always allow" grants', () => {
 
   it('asks again when a tool allowed always changed its input schema, and again when it changed its annotations', async () => {
     const record = `${await tempDir()}/record.jsonl`
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: { fx: untrusted(['--record', record, '--reshape']) },
     })
     await daemon.waitForStatus('fx', 'ready')
@@ -153,7 +146,7 @@ describe('"always allow" grants', () => {
 
   it('does not run a call whose tool changed while its confirmation was pending', async () => {
     const record = `${await tempDir()}/record.jsonl`
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: { fx: untrusted(['--record', record, '--reshape']) },
     })
     await daemon.waitForStatus('fx', 'ready')
@@ -171,7 +164,7 @@ describe('"always allow" grants', () => {
   it('keeps a grant across a restart while its server is unchanged, and drops one whose server changed or whose question did not record what it allowed', async () => {
     const dir = await tempDir()
     const [fxRecord, fyRecord, fyNewRecord] = ['fx', 'fy', 'fy-new'].map((n) => `${dir}/${n}.jsonl`)
-    const first = await startDaemon({
+    const first = await startInProcess({
       mcpServers: {
         fx: untrusted(['--record', fxRecord as string]),
         fy: untrusted(['--record', fyRecord as string]),
@@ -189,7 +182,7 @@ describe('"always allow" grants', () => {
         fy: untrusted(['--record', fyNewRecord as string]),
       },
     }
-    const second = await startDaemon(changed, { stateDir: first.stateDir })
+    const second = await startInProcess(changed, { stateDir: first.stateDir })
     await second.waitForStatus('fx', 'ready')
     await second.waitForStatus('fy', 'ready')
     expect(await scriptCall(second, 'mcp_fx_slow')).toMatchObject({ code: 0, stdout: 'done\n' })
@@ -217,7 +210,7 @@ describe('"always allow" grants', () => {
       return encodeRecord(event)
     })
     await writeFile(file, old.join(''))
-    const third = await startDaemon(changed, { stateDir: first.stateDir })
+    const third = await startInProcess(changed, { stateDir: first.stateDir })
     await third.waitForStatus('fx', 'ready')
     const before = await slowCalls(fxRecord as string)
     expect((await scriptCall(third, 'mcp_fx_slow')).code).toBe(2)

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, httpServerPath, sseServerPath, startDaemon } from './harness.js'
+import { cleanup, httpServerPath, sseServerPath } from './harness.js'
 import { startInProcess } from './in-process.js'
 
 const servers: Array<() => void> = []
@@ -30,7 +30,7 @@ interface Captured {
 describe('Streamable HTTP (legacy, sessionful)', () => {
   it('sends MCP-Protocol-Version and Mcp-Method on every POST and Mcp-Name on tools/call', async () => {
     const url = await startHttpFixture()
-    const daemon = await startDaemon({ mcpServers: { remote: { httpUrl: url } } })
+    const daemon = await startInProcess({ mcpServers: { remote: { httpUrl: url } } })
     expect(await daemon.waitForStatus('remote', 'ready')).toMatchObject({
       transport: 'streamable-http',
       era: 'legacy',
@@ -71,7 +71,7 @@ describe('Streamable HTTP (legacy, sessionful)', () => {
 describe('SSE', () => {
   it('connects, calls and sends the configured headers, with ${VAR} expanded, on the stream and every POST', async () => {
     const url = await startHttpFixture(sseServerPath)
-    const daemon = await startDaemon(
+    const daemon = await startInProcess(
       {
         mcpServers: {
           legacy: {

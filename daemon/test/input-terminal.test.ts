@@ -6,7 +6,8 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TranscriptEvent } from '../src/protocol/index.js'
-import { cleanup, fixture, startDaemon, tempDir, type Daemon } from './harness.js'
+import { cleanup, fixture, tempDir, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 import { closeTerminal, openTerminal, type Terminal } from './terminal.js'
 
 afterEach(async () => {
@@ -20,7 +21,7 @@ const everythingPath = createRequire(import.meta.url).resolve(
 const TOOL = 'mcp_everything_trigger-elicitation-request'
 
 async function everythingDaemon(): Promise<Daemon> {
-  const daemon = await startDaemon({
+  const daemon = await startInProcess({
     mcpServers: {
       everything: { command: process.execPath, args: [everythingPath, 'stdio'], trust: true },
     },
@@ -126,7 +127,7 @@ describe("ferry call's own prompt", () => {
   })
 
   it('closes its prompt when another client answers first, saying who, and asks the next question', async () => {
-    const daemon = await startDaemon({ mcpServers: { fx: fixture(['--elicit-tool']) } })
+    const daemon = await startInProcess({ mcpServers: { fx: fixture(['--elicit-tool']) } })
     await daemon.waitForStatus('fx', 'ready')
     const term = await openTerminal(daemon, ['mcp_fx_ask_user', '{"rounds":2}'], ['call'])
     const first = await nextInput(daemon)
@@ -157,7 +158,7 @@ describe("ferry call's own prompt", () => {
   })
   it('never shows what is typed into a masked field, and sends it', async () => {
     // A 2026-07-28 server: the legacy SDK refuses a `password` format before it is sent.
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: {
         fx: fixture(['--input-tools', '--era', 'modern'], { versionNegotiation: 'auto' }),
       },

@@ -1,14 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ToolInfo } from '../src/protocol/index.js'
-import {
-  cleanup,
-  countLines,
-  fixture,
-  startDaemon,
-  tempDir,
-  waitFor,
-  type Daemon,
-} from './harness.js'
+import { cleanup, countLines, fixture, tempDir, waitFor, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 
 afterEach(cleanup)
 
@@ -32,7 +25,9 @@ async function growAndSee(daemon: Daemon, server: string): Promise<void> {
 
 describe('tools/list_changed', () => {
   it('refreshes the registry when a legacy server announces a changed tool list', async () => {
-    const daemon = await startDaemon({ mcpServers: { fx: fixture(['--era', 'legacy', '--grow']) } })
+    const daemon = await startInProcess({
+      mcpServers: { fx: fixture(['--era', 'legacy', '--grow']) },
+    })
     await daemon.waitForStatus('fx', 'ready')
     await growAndSee(daemon, 'fx')
   })
@@ -46,14 +41,14 @@ describe('tools/list_changed', () => {
         }),
       },
     }
-    const probed = await startDaemon(settings)
+    const probed = await startInProcess(settings)
     expect(await probed.waitForStatus('fx', 'ready')).toMatchObject({ era: 'modern' })
     // The probe runs on a sibling process: two spawns.
     expect(await countLines(spawns)).toBe(2)
     await growAndSee(probed, 'fx')
     await probed.stop()
 
-    const remembered = await startDaemon(settings, { stateDir: probed.stateDir })
+    const remembered = await startInProcess(settings, { stateDir: probed.stateDir })
     expect(await remembered.waitForStatus('fx', 'ready')).toMatchObject({ era: 'modern' })
     // The remembered verdict skipped the probe: one more spawn only.
     expect(await countLines(spawns)).toBe(3)

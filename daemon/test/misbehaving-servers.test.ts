@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, fixture, startDaemon } from './harness.js'
+import { cleanup, fixture } from './harness.js'
+import { startInProcess } from './in-process.js'
 
 afterEach(cleanup)
 
 describe('misbehaving stdio servers', () => {
   it('skips lines on stdout that are not JSON-RPC', async () => {
-    const daemon = await startDaemon({ mcpServers: { noisy: fixture(['--stdout-noise']) } })
+    const daemon = await startInProcess({ mcpServers: { noisy: fixture(['--stdout-noise']) } })
     await daemon.waitForStatus('noisy', 'ready')
     expect((await daemon.cli(['call', 'mcp_noisy_echo', '{"text":"heard"}'])).stdout).toBe(
       'heard\n',
@@ -13,7 +14,7 @@ describe('misbehaving stdio servers', () => {
   })
 
   it('drops a server that floods stdout past the read buffer, failing its call, while others carry on', async () => {
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: { flood: fixture(['--flood']), calm: fixture([]) },
     })
     await daemon.waitForStatus('flood', 'ready')

@@ -5,10 +5,10 @@ import {
   fixture,
   rawLegacyServerPath,
   readJsonLines,
-  startDaemon,
   tempDir,
   waitFor,
 } from './harness.js'
+import { startInProcess } from './in-process.js'
 
 afterEach(cleanup)
 
@@ -18,7 +18,7 @@ describe('version negotiation', () => {
   it('connects a modern-only server configured "auto" through server/discover and sends the modern envelope', async () => {
     const dir = await tempDir()
     const record = `${dir}/record.jsonl`
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: {
         modern: fixture(['--era', 'modern', '--record', record], { versionNegotiation: 'auto' }),
       },
@@ -50,7 +50,7 @@ describe('version negotiation', () => {
   })
 
   it('marks a modern-only server configured "legacy" failed with advice to set versionNegotiation auto', async () => {
-    const daemon = await startDaemon({ mcpServers: { modern: fixture(['--era', 'modern']) } })
+    const daemon = await startInProcess({ mcpServers: { modern: fixture(['--era', 'modern']) } })
     const server = await daemon.waitForStatus('modern', 'failed')
     expect(server.error).toContain('"versionNegotiation": "auto"')
     const listed = await daemon.cli(['servers'])
@@ -59,7 +59,7 @@ describe('version negotiation', () => {
 
   it('falls back to initialize for a legacy-only server configured "auto"', async () => {
     const dir = await tempDir()
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: {
         old: fixture(['--era', 'legacy', '--spawn-log', `${dir}/spawns`], {
           versionNegotiation: 'auto',
@@ -77,7 +77,7 @@ describe('version negotiation', () => {
   })
 
   it('falls back within its budget when a server never answers unknown methods', async () => {
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: {
         silent: {
           command: process.execPath,
@@ -96,7 +96,7 @@ describe('version negotiation', () => {
 
   it('becomes ready after its tools when a legacy server ignores a list it did not declare, and logs the skipped list', async () => {
     const dir = await tempDir()
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: {
         partial: {
           command: process.execPath,
@@ -146,7 +146,7 @@ describe('version negotiation', () => {
 
   for (const negotiation of ['legacy', 'auto'] as const) {
     it(`fails a server that never speaks within its discoveryTimeoutMs (${negotiation})`, async () => {
-      const daemon = await startDaemon({
+      const daemon = await startInProcess({
         mcpServers: {
           mute: {
             command: 'sleep',
@@ -176,7 +176,7 @@ describe('version negotiation', () => {
 
   it('skips the probe when the budget cannot cover it, proved by a single spawn', async () => {
     const dir = await tempDir()
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: {
         tight: fixture(['--era', 'dual', '--spawn-log', `${dir}/spawns`], {
           versionNegotiation: 'auto',
@@ -207,12 +207,12 @@ describe('version negotiation', () => {
         }),
       },
     }
-    const first = await startDaemon(settings)
+    const first = await startInProcess(settings)
     await first.waitForStatus('known', 'ready')
     expect(await countLines(`${dir}/spawns`)).toBe(2)
     await first.stop()
 
-    const second = await startDaemon(settings, { stateDir: first.stateDir })
+    const second = await startInProcess(settings, { stateDir: first.stateDir })
     expect(await second.waitForStatus('known', 'ready')).toMatchObject({ era: 'modern' })
     expect(await countLines(`${dir}/spawns`)).toBe(3)
     expect((await second.cli(['call', 'mcp_known_echo', '{"text":"again"}'])).stdout).toBe(

@@ -5,7 +5,8 @@ import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { StreamMessage } from '../src/protocol/index.js'
-import { cleanup, ferryBin, fixture, startDaemon, waitFor, type Daemon } from './harness.js'
+import { cleanup, ferryBin, fixture, waitFor, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 import { openStream } from './stream-harness.js'
 
 const children: Array<() => void> = []
@@ -42,7 +43,7 @@ function follow(daemon: Daemon, args: string[]): { lines: string[]; stop: () => 
 
 describe('follow_server on the stream', () => {
   it('replays what is kept, then sends each new trace entry and log line, and nothing after unfollow', async () => {
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: { fix: fixture(['--log-tool', '--stderr', 'started up']) },
     })
     await daemon.waitForStatus('fix', 'ready')
@@ -95,7 +96,7 @@ describe('follow_server on the stream', () => {
   })
 
   it('refuses an unknown server and bad feeds with a reply that says what is wrong', async () => {
-    const daemon = await startDaemon({ mcpServers: { fix: fixture([]) } })
+    const daemon = await startInProcess({ mcpServers: { fix: fixture([]) } })
     await daemon.waitForStatus('fix', 'ready')
     const stream = await openStream(daemon)
     stream.send({ type: 'follow_server', ref: 'a', server: 'nope', feeds: ['trace'] })
@@ -120,7 +121,7 @@ describe('follow_server on the stream', () => {
 
 describe('ferry logs --follow and ferry trace --follow', () => {
   it('print what is kept, then keep printing new lines as the server sends them', async () => {
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: { fix: fixture(['--log-tool', '--stderr', 'booted']) },
     })
     await daemon.waitForStatus('fix', 'ready')

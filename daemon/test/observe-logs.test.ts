@@ -15,7 +15,8 @@ import type {
   TranscriptEvent,
 } from '../src/protocol/index.js'
 import { LOG_LEVELS } from '../src/protocol/index.js'
-import { cleanup, fixture, startDaemon, waitFor, type Daemon } from './harness.js'
+import { cleanup, fixture, waitFor, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 
 afterEach(cleanup)
 
@@ -72,7 +73,7 @@ function sentDuring(entries: TraceEntry[], callSeq: number): unknown[] {
 
 describe('MCP log messages', () => {
   it('a legacy server is told its level with logging/setLevel, and a call’s messages reach its session with the callId', async () => {
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: { logs: fixture(['--log-tool', '--era', 'legacy'], { logLevel: 'warning' }) },
     })
     await daemon.waitForStatus('logs', 'ready')
@@ -115,7 +116,7 @@ describe('MCP log messages', () => {
   })
 
   it('a 2026-07-28 server gets the level in every request’s _meta, and a change applies to the next request', async () => {
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: {
         modern: fixture(['--log-tool'], { logLevel: 'warning', versionNegotiation: 'auto' }),
       },
@@ -142,7 +143,7 @@ describe('MCP log messages', () => {
   })
 
   it('a message outside any call goes to every session of the workspace, without a callId', async () => {
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: { logs: fixture(['--log-tool', '--apps', '--era', 'legacy']) },
     })
     await daemon.waitForStatus('logs', 'ready')
@@ -172,7 +173,7 @@ describe('MCP log messages', () => {
   })
 
   it('a call cancelled without an answer from the server leaves the next call its own messages', async () => {
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: { logs: fixture(['--log-tool', '--era', 'legacy']) },
     })
     await daemon.waitForStatus('logs', 'ready')
@@ -195,7 +196,7 @@ describe('MCP log messages', () => {
     const server = (level: string) => ({
       mcpServers: { logs: fixture(['--log-tool', '--era', 'legacy'], { logLevel: level }) },
     })
-    const daemon = await startDaemon(server('error'))
+    const daemon = await startInProcess(server('error'))
     await daemon.waitForStatus('logs', 'ready')
     await daemon.writeSettings(server('info'))
     const reload = (await (await daemon.api('/reload', { method: 'POST' })).json()) as {
@@ -219,7 +220,7 @@ describe('MCP log messages', () => {
   })
 
   it('a bad level is refused with what to write, in settings and over REST', async () => {
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: {
         logs: fixture(['--log-tool'], { logLevel: 'verbose' }),
         good: fixture([]),
@@ -241,7 +242,7 @@ describe('MCP log messages', () => {
   it('server-everything’s simulated logging arrives at the level Ferry set with logging/setLevel', async () => {
     const require = createRequire(import.meta.url)
     const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js')
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: {
         everything: {
           command: process.execPath,
@@ -274,7 +275,7 @@ describe('MCP log messages', () => {
 
 describe('ferry logs', () => {
   it('shows stderr and MCP log messages interleaved in the order they came, and as JSON lines', async () => {
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: { logs: fixture(['--log-tool', '--stderr', 'hello from stderr']) },
     })
     await daemon.waitForStatus('logs', 'ready')

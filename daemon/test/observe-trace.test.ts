@@ -6,15 +6,8 @@ import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { CallResponse, TraceEntry, TraceResponse } from '../src/protocol/index.js'
-import {
-  cleanup,
-  fixture,
-  httpServerPath,
-  sseServerPath,
-  startDaemon,
-  type Daemon,
-  waitFor,
-} from './harness.js'
+import { cleanup, fixture, httpServerPath, sseServerPath, type Daemon, waitFor } from './harness.js'
+import { startInProcess } from './in-process.js'
 
 const children: Array<() => void> = []
 afterEach(async () => {
@@ -63,7 +56,7 @@ function lastCall(entries: TraceEntry[]): { request: TraceEntry; answer: TraceEn
 
 describe('the protocol trace', () => {
   it("shows a call's request and its response paired, with size and latency", async () => {
-    const daemon = await startDaemon({ mcpServers: { fix: fixture([]) } })
+    const daemon = await startInProcess({ mcpServers: { fix: fixture([]) } })
     await daemon.waitForStatus('fix', 'ready')
     await call(daemon, 'mcp_fix_slow', { steps: 2, delayMs: 60 })
     const entries = await trace(daemon, 'fix')
@@ -99,7 +92,7 @@ describe('the protocol trace', () => {
   })
 
   it('sees every message of a 2026-07-28 stdio connection, discover included', async () => {
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: { modern: fixture([], { versionNegotiation: 'auto' }) },
     })
     expect((await daemon.waitForStatus('modern', 'ready')).era).toBe('modern')
@@ -118,7 +111,7 @@ describe('the protocol trace', () => {
   for (const transport of ['streamable-http', 'sse'] as const) {
     it(`over ${transport}, records the messages and never the configured Authorization header`, async () => {
       const url = await startRemoteFixture(transport === 'sse' ? sseServerPath : httpServerPath)
-      const daemon = await startDaemon(
+      const daemon = await startInProcess(
         {
           mcpServers: {
             remote: {
@@ -166,7 +159,7 @@ describe('the protocol trace', () => {
   }
 
   it('keeps the last 1,000 messages each way, and a log flood reaches transcripts bounded', async () => {
-    const daemon = await startDaemon({ mcpServers: { flood: fixture(['--log-tool']) } })
+    const daemon = await startInProcess({ mcpServers: { flood: fixture(['--log-tool']) } })
     await daemon.waitForStatus('flood', 'ready')
     const done = await call(daemon, 'mcp_flood_emit_logs', { count: 1500, level: 'info' })
     const entries = await trace(daemon, 'flood')
@@ -205,7 +198,7 @@ describe('the protocol trace', () => {
 
 describe('ferry trace', () => {
   it('prints one line per message with time, direction, method, id, size and latency', async () => {
-    const daemon = await startDaemon({ mcpServers: { fix: fixture([]) } })
+    const daemon = await startInProcess({ mcpServers: { fix: fixture([]) } })
     await daemon.waitForStatus('fix', 'ready')
     await call(daemon, 'mcp_fix_echo', { text: 'x' })
     const { request, answer } = lastCall(await trace(daemon, 'fix'))

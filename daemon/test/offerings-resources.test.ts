@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PIXEL_PNG } from '../../e2e/fixtures/offerings-data.js'
 import type { ResourceReadResponse, TranscriptEvent } from '../src/protocol/index.js'
-import { cleanup, startDaemon, tempDir, type Daemon } from './harness.js'
+import { cleanup, tempDir, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 import { offeringsFixture, post, resourcesOf, startOfferingsDaemon } from './offerings-rig.js'
 
 let daemon: Daemon
@@ -107,7 +108,7 @@ describe('resources', () => {
   })
 
   it('ends a read the server does not answer at its appResourceTimeoutMs', async () => {
-    const slow = await startDaemon({
+    const slow = await startInProcess({
       mcpServers: { slow: { ...offeringsFixture('legacy'), appResourceTimeoutMs: 300 } },
     })
     await slow.waitForStatus('slow', 'ready')

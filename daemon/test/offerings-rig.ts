@@ -5,7 +5,8 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { offeringsServerPath } from '../../e2e/fixtures/paths.js'
 import type { PromptInfo, ResourcesResponse } from '../src/protocol/index.js'
-import { startDaemon, waitFor, type Daemon } from './harness.js'
+import { waitFor, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 
 const require = createRequire(import.meta.url)
 
@@ -77,7 +78,7 @@ export function post(daemon: Daemon, path: string, body: unknown): Promise<Respo
  * list), once every listing is complete.
  */
 export async function startOfferingsDaemon(): Promise<Daemon> {
-  const daemon = await startDaemon({
+  const daemon = await startInProcess({
     mcpServers: {
       everything: everything(),
       modern: offeringsFixture('modern', ['--offer-pages', '3']),

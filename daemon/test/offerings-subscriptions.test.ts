@@ -7,11 +7,11 @@ import {
   ferryBin,
   fixture,
   readJsonLines,
-  startDaemon,
   tempDir,
   waitFor,
   type Daemon,
 } from './harness.js'
+import { startInProcess } from './in-process.js'
 import { everything, offeringsFixture, post, waitForOfferings } from './offerings-rig.js'
 
 let daemon: Daemon
@@ -21,7 +21,7 @@ let modernRecords: string
 beforeAll(async () => {
   records = join(await tempDir(), 'legacy.jsonl')
   modernRecords = join(await tempDir(), 'modern.jsonl')
-  daemon = await startDaemon({
+  daemon = await startInProcess({
     mcpServers: {
       everything: everything(),
       modern: offeringsFixture('modern', ['--record', modernRecords]),
@@ -353,7 +353,7 @@ describe('subscriptions and daemon restarts', () => {
     const settings = {
       mcpServers: { modern: offeringsFixture('modern'), legacy: offeringsFixture('legacy') },
     }
-    const first = await startDaemon(settings)
+    const first = await startInProcess(settings)
     await first.waitForStatus('modern', 'ready', 30_000)
     await first.waitForStatus('legacy', 'ready', 30_000)
     for (const era of ['modern', 'legacy']) {
@@ -362,7 +362,7 @@ describe('subscriptions and daemon restarts', () => {
     }
     await first.stop()
 
-    const second = await startDaemon(settings, { stateDir: first.stateDir })
+    const second = await startInProcess(settings, { stateDir: first.stateDir })
     await second.waitForStatus('modern', 'ready', 30_000)
     await second.waitForStatus('legacy', 'ready', 30_000)
     const start = (await second.events()).at(-1)?.seq ?? 0

@@ -1,6 +1,7 @@
 import { chmod, readdir, writeFile } from 'node:fs/promises'
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, countLines, stdioServerPath, startDaemon, tempDir } from './harness.js'
+import { cleanup, countLines, stdioServerPath, tempDir } from './harness.js'
+import { startInProcess } from './in-process.js'
 
 afterEach(cleanup)
 
@@ -24,14 +25,14 @@ describe('remembered discovery results', () => {
         shifty: { command: await switchableServer(dir, 'modern'), versionNegotiation: 'auto' },
       },
     }
-    const first = await startDaemon(settings)
+    const first = await startInProcess(settings)
     expect(await first.waitForStatus('shifty', 'ready')).toMatchObject({ era: 'modern' })
     await first.stop()
     expect(await readdir(`${first.stateDir}/discovery`)).toHaveLength(1)
     expect(await countLines(`${dir}/spawns`)).toBe(2)
 
     await writeFile(`${dir}/era`, 'legacy')
-    const second = await startDaemon(settings, { stateDir: first.stateDir })
+    const second = await startInProcess(settings, { stateDir: first.stateDir })
     expect(await second.waitForStatus('shifty', 'ready')).toMatchObject({ era: 'legacy' })
     // One spawn for the rejected prior, then the probe sibling and the session process.
     expect(await countLines(`${dir}/spawns`)).toBe(5)

@@ -2,14 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
 import { createInterface } from 'node:readline'
 import { afterEach, describe, expect, it } from 'vitest'
-import {
-  cleanup,
-  httpServerPath,
-  httpStatusServerPath,
-  readJsonLines,
-  startDaemon,
-  tempDir,
-} from './harness.js'
+import { cleanup, httpServerPath, httpStatusServerPath, readJsonLines, tempDir } from './harness.js'
 import { startInProcess } from './in-process.js'
 
 const children: ChildProcess[] = []
@@ -42,7 +35,7 @@ describe('Streamable HTTP connect failures', () => {
   it('names the status and the start of the body for each HTTP error, and "modern only" only for a 400 with -32022', async () => {
     const base = await startFixture(httpStatusServerPath, ['--port', '0'])
     const paths = ['401', '401-basic', '403', '404', '405', '500']
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: {
         ...Object.fromEntries(paths.map((p) => [`s${p}`, { httpUrl: `${base}/status/${p}` }])),
         modern: { httpUrl: `${base}/modern` },
@@ -87,7 +80,7 @@ describe('Streamable HTTP connect failures', () => {
 
   it('says the server cannot be reached when nothing listens on its port', async () => {
     const url = `http://127.0.0.1:${await closedPort()}/mcp`
-    const daemon = await startDaemon({ mcpServers: { nowhere: { httpUrl: url } } })
+    const daemon = await startInProcess({ mcpServers: { nowhere: { httpUrl: url } } })
     expect((await daemon.waitForStatus('nowhere', 'failed')).error).toBe(
       `cannot reach ${url}: connection refused (ECONNREFUSED)`,
     )
@@ -140,7 +133,7 @@ describe('Streamable HTTP servers that restart or go down', () => {
     const handled = `${await tempDir()}/handled.jsonl`
     // No standing event stream, so nothing but the call itself can notice the restart.
     const server = await httpFixture(['--no-get-stream', '--handled', handled])
-    const daemon = await startDaemon({ mcpServers: { remote: { httpUrl: server.url } } })
+    const daemon = await startInProcess({ mcpServers: { remote: { httpUrl: server.url } } })
     await daemon.waitForStatus('remote', 'ready')
     expect((await daemon.cli(['call', 'mcp_remote_echo', '{"text":"first"}'])).stdout).toBe(
       'first\n',
@@ -161,7 +154,7 @@ describe('Streamable HTTP servers that restart or go down', () => {
 
   it('resends a call only once when the new session is lost as well, and says so', async () => {
     const server = await httpFixture(['--no-get-stream', '--forget-session-on-call'])
-    const daemon = await startDaemon({ mcpServers: { remote: { httpUrl: server.url } } })
+    const daemon = await startInProcess({ mcpServers: { remote: { httpUrl: server.url } } })
     await daemon.waitForStatus('remote', 'ready')
     const call = await daemon.cli(['call', 'mcp_remote_echo', '{"text":"lost twice"}'])
     expect(call.code).not.toBe(0)
@@ -178,7 +171,7 @@ describe('Streamable HTTP servers that restart or go down', () => {
 
   it('marks a server that went down failed, fails calls at once naming why, and reconnects by itself when it is back', async () => {
     const server = await httpFixture([])
-    const daemon = await startDaemon({ mcpServers: { remote: { httpUrl: server.url } } })
+    const daemon = await startInProcess({ mcpServers: { remote: { httpUrl: server.url } } })
     await daemon.waitForStatus('remote', 'ready')
     expect((await daemon.cli(['call', 'mcp_remote_echo', '{"text":"up"}'])).stdout).toBe('up\n')
 

@@ -5,14 +5,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { MAX_CSP_ENTRIES } from '../src/apps/csp-domains.js'
-import { cleanup, send, startDaemon, type RawResponse, type Daemon } from './harness.js'
+import { cleanup, send, type RawResponse, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 
 let daemon: Daemon
 let port: number
 let webshellOrigin: string
 
 beforeAll(async () => {
-  daemon = await startDaemon({ mcpServers: {} })
+  daemon = await startInProcess({ mcpServers: {} })
   port = daemon.info.port
   webshellOrigin = `http://127.0.0.1:${port}`
 })

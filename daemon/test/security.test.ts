@@ -15,6 +15,7 @@ import {
   type RawResponse,
   type Daemon,
 } from './harness.js'
+import { startInProcess } from './in-process.js'
 
 afterEach(cleanup)
 
@@ -39,7 +40,7 @@ function auth(daemon: Daemon): Record<string, string> {
 
 describe('the API token', () => {
   it('answers missing, malformed and wrong tokens with one identical 401 body and never a 500', async () => {
-    const daemon = await startDaemon({ mcpServers: {} })
+    const daemon = await startInProcess({ mcpServers: {} })
     const wrong = `${daemon.info.token.slice(0, -1)}${daemon.info.token.endsWith('A') ? 'B' : 'A'}`
     const variants: Array<Record<string, string>> = [
       {},
@@ -82,7 +83,7 @@ describe('the API token', () => {
 
 describe('the Host allowlist', () => {
   it('refuses forged Host headers with 403 on the API and on the static WebShell', async () => {
-    const daemon = await startDaemon({ mcpServers: {} })
+    const daemon = await startInProcess({ mcpServers: {} })
     const port = daemon.info.port
     const forged = [
       `evil.example:${port}`,
@@ -114,7 +115,7 @@ describe('the Host allowlist', () => {
   })
 
   it('does not let X-Forwarded-Host or Forwarded stand in for a forged Host', async () => {
-    const daemon = await startDaemon({ mcpServers: {} })
+    const daemon = await startInProcess({ mcpServers: {} })
     const response = await send(daemon.info.port, {
       path: '/api/status',
       headers: {
@@ -128,7 +129,7 @@ describe('the Host allowlist', () => {
   })
 
   it('refuses requests that carry no Host header at all', async () => {
-    const daemon = await startDaemon({ mcpServers: {} })
+    const daemon = await startInProcess({ mcpServers: {} })
     const port = daemon.info.port
     // HTTP/1.0 may omit Host, so the request reaches the app and its Host guard.
     for (const path of ['/', '/api/status']) {
@@ -146,7 +147,7 @@ describe('the Host allowlist', () => {
 
 describe('the Origin check', () => {
   it('refuses foreign and null origins even with a valid token, and sends no CORS headers', async () => {
-    const daemon = await startDaemon({ mcpServers: {} })
+    const daemon = await startInProcess({ mcpServers: {} })
     const port = daemon.info.port
     const responses: RawResponse[] = []
     const get = async (path: string, headers: Record<string, string>, method = 'GET') => {
@@ -180,7 +181,7 @@ describe('the Origin check', () => {
 
 describe('request bodies', () => {
   it('answers 415 to a non-JSON content type, 413 past 1 MiB and 400 to malformed JSON', async () => {
-    const daemon = await startDaemon({ mcpServers: {} })
+    const daemon = await startInProcess({ mcpServers: {} })
     const port = daemon.info.port
     const post = (contentType: string, body: string | Buffer, extra: Record<string, string> = {}) =>
       send(port, {
@@ -217,7 +218,7 @@ describe('request bodies', () => {
 
 describe('secrets at rest', () => {
   it('keeps the runtime file 0600 in a 0700 state directory, also once stopped', async () => {
-    const daemon = await startDaemon({ mcpServers: {} })
+    const daemon = await startInProcess({ mcpServers: {} })
     const runtimePath = join(daemon.stateDir, 'daemon.json')
     expect((await stat(daemon.stateDir)).mode & 0o777).toBe(0o700)
     expect((await stat(runtimePath)).mode & 0o777).toBe(0o600)
@@ -233,6 +234,7 @@ describe('secrets at rest', () => {
   })
 
   it("keeps the token out of the daemon's argv, its log and a server's environment", async () => {
+    // A process of its own: its argv is what is checked.
     const daemon = await startDaemon({ mcpServers: { x: fixture([]) } })
     await daemon.waitForStatus('x', 'ready')
     const token = daemon.info.token
@@ -259,7 +261,7 @@ describe('secrets at rest', () => {
 
 describe('one daemon per state directory', () => {
   it('refuses a second `ferry serve` on the same state directory with exit 2, naming the pid', async () => {
-    const daemon = await startDaemon({ mcpServers: {} })
+    const daemon = await startInProcess({ mcpServers: {} })
     const second = await runCli([
       'serve',
       '--state-dir',
@@ -294,7 +296,7 @@ describe('one daemon per state directory', () => {
     expect(refused.code).toBe(2)
 
     // Nor does it touch a stopped daemon's record, which holds the token for the next start.
-    const daemon = await startDaemon({ mcpServers: {} })
+    const daemon = await startInProcess({ mcpServers: {} })
     await daemon.stop()
     const runtimePath = join(daemon.stateDir, 'daemon.json')
     const before = await readFile(runtimePath, 'utf8')
@@ -315,7 +317,7 @@ describe('one daemon per state directory', () => {
 
 describe('the static WebShell', () => {
   it('serves the page with a strict CSP, strict-origin referrer policy and nosniff', async () => {
-    const daemon = await startDaemon({ mcpServers: {} })
+    const daemon = await startInProcess({ mcpServers: {} })
     const response = await fetch(daemon.info.url)
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toMatch(/^text\/html/)
@@ -334,7 +336,7 @@ describe('the static WebShell', () => {
   })
 
   it('answers 404 to traversal and dotfile paths', async () => {
-    const daemon = await startDaemon({ mcpServers: {} })
+    const daemon = await startInProcess({ mcpServers: {} })
     const paths = [
       '/../../etc/passwd',
       '/../../../../../../etc/passwd',

@@ -17,7 +17,7 @@ import {
 } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, runCli, startDaemon, tempDir, type CliResult } from './harness.js'
+import { cleanup, runCli, tempDir, type CliResult } from './harness.js'
 import { startInProcess } from './in-process.js'
 
 afterEach(cleanup)
@@ -136,7 +136,7 @@ describe('the state directory', () => {
     const mine = await target()
     const link = join(await tempDir(), 'state')
     await symlink(mine, link)
-    const daemon = await startDaemon({ mcpServers: {} }, { stateDir: link })
+    const daemon = await startInProcess({ mcpServers: {} }, { stateDir: link })
     expect((await stat(mine)).mode & 0o777).toBe(0o700)
     expect(await readdir(mine)).toContain('daemon.json')
     await daemon.stop()

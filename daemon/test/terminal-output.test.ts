@@ -5,7 +5,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { HOSTILE_TEXT, HOSTILE_TITLE } from '../../e2e/fixtures/hostile-tools.js'
 import type { ToolInfo, TranscriptEvent } from '../src/protocol/index.js'
-import { cleanup, fixture, startDaemon, type Daemon } from './harness.js'
+import { cleanup, fixture, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 import {
   closeTerminal,
   controlCharacters,
@@ -32,7 +33,7 @@ const LABEL_SHOWN = `api␛]0;${HOSTILE_TITLE}␇`
 const HOSTILE_SHOWN = `hostile: ␛]52;c;cHduZWQ=␇ ␛]0;${HOSTILE_TITLE}␇ ␛]8;;https://evil.example/␛\\link`
 
 async function hostileDaemon(): Promise<{ daemon: Daemon; tool: string; fail: string }> {
-  const daemon = await startDaemon({
+  const daemon = await startInProcess({
     mcpServers: { [SERVER]: fixture(['--hostile'], { trust: false }) },
   })
   await daemon.waitForStatus(SERVER, 'ready')
@@ -202,7 +203,7 @@ describe('text from servers on a terminal', () => {
 
 describe('the plain attach and confirmations', () => {
   it('refuses --read-only with --plain or --json, which never answer anyway', async () => {
-    const daemon = await startDaemon({ mcpServers: { fx: fixture([]) } })
+    const daemon = await startInProcess({ mcpServers: { fx: fixture([]) } })
     for (const mode of ['--plain', '--json']) {
       const result = await daemon.cli(['attach', mode, '--read-only'])
       expect(result.code).toBe(2)

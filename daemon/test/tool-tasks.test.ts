@@ -7,11 +7,11 @@ import {
   cleanup,
   rawLegacyServerPath,
   readJsonLines,
-  startDaemon,
   tempDir,
   waitFor,
   type Daemon,
 } from './harness.js'
+import { startInProcess } from './in-process.js'
 
 const everything = fileURLToPath(
   new URL('../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
@@ -58,7 +58,7 @@ describe('a tool that needs a task, on server-everything (2025-11-25)', () => {
 
   beforeAll(async () => {
     record = `${await tempDir()}/wire.jsonl`
-    daemon = await startDaemon({
+    daemon = await startInProcess({
       mcpServers: {
         everything: {
           command: process.execPath,
@@ -181,7 +181,7 @@ describe('a tool that needs a task, on a server that declares no task support', 
 
   beforeAll(async () => {
     record = `${await tempDir()}/record.jsonl`
-    daemon = await startDaemon({
+    daemon = await startInProcess({
       mcpServers: {
         raw: {
           command: process.execPath,

@@ -15,11 +15,11 @@ import {
   cleanupWithDetached,
   daemonPaths,
   runCli,
-  startDaemon,
   stdioServerPath,
   tempDir,
   type Daemon,
 } from './harness.js'
+import { startInProcess } from './in-process.js'
 
 afterEach(cleanupWithDetached)
 
@@ -47,7 +47,7 @@ describe('settings from a repository', () => {
   it('runs nothing and expands nothing before approval, then starts the entry once approved', async () => {
     const dir = await tempDir()
     const marker = join(dir, 'spawned.jsonl')
-    const daemon = await startDaemon(null, {
+    const daemon = await startInProcess(null, {
       env: { SECRET },
       workspaceSettings: { mcpServers: { repo: markingServer(marker) } },
     })
@@ -97,7 +97,7 @@ describe('settings from a repository', () => {
     const dir = await tempDir()
     const first = join(dir, 'first.jsonl')
     const second = join(dir, 'second.jsonl')
-    const daemon = await startDaemon(null, {
+    const daemon = await startInProcess(null, {
       env: { SECRET },
       workspaceSettings: { mcpServers: { repo: markingServer(first) } },
     })
@@ -119,7 +119,7 @@ describe('settings from a repository', () => {
     const dir = await tempDir()
     const mine = join(dir, 'mine.jsonl')
     const theirs = join(dir, 'theirs.jsonl')
-    const daemon = await startDaemon(null, {
+    const daemon = await startInProcess(null, {
       env: { SECRET },
       userSettings: {
         mcpServers: { tools: markingServer(mine) },
@@ -153,7 +153,7 @@ describe('settings from a repository', () => {
     const marker = join(dir, 'spawned.jsonl')
     const stateDir = await tempDir('ferry-state-')
     const settings = { mcpServers: { repo: markingServer(marker) } }
-    const first = await startDaemon(null, {
+    const first = await startInProcess(null, {
       env: { SECRET },
       stateDir,
       workspaceSettings: settings,
@@ -163,7 +163,7 @@ describe('settings from a repository', () => {
     await first.waitForStatus('repo', 'ready')
     await first.stop()
 
-    const second = await startDaemon(null, {
+    const second = await startInProcess(null, {
       env: { SECRET },
       stateDir,
       workspaceSettings: settings,

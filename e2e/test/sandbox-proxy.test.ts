@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cleanup, startDaemon, type Daemon } from '../../daemon/test/harness.js'
+import { cleanup, type Daemon } from '../../daemon/test/harness.js'
+import { startInProcess } from '../../daemon/test/in-process.js'
 import { openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
@@ -17,7 +18,7 @@ let daemon: Daemon
 let port: number
 
 beforeAll(async () => {
-  daemon = await startDaemon({ mcpServers: {} })
+  daemon = await startInProcess({ mcpServers: {} })
   port = daemon.info.port
 })
 afterAll(cleanup)

@@ -5,7 +5,8 @@
 
 import { afterEach, describe, expect, it } from 'vitest'
 import { appHostServerPath } from '../fixtures/paths.js'
-import { cleanup, startDaemon } from '../../daemon/test/harness.js'
+import { cleanup } from '../../daemon/test/harness.js'
+import { startInProcess } from '../../daemon/test/in-process.js'
 import { openPage, useBrowser } from './browser.js'
 import { appIn } from './app-frames.js'
 
@@ -16,7 +17,7 @@ const hostServer = { command: process.execPath, args: [appHostServerPath] }
 
 describe('Apps from servers that do not declare the extension', () => {
   it('draws the App for a call from a terminal, named through either key', async () => {
-    const daemon = await startDaemon({ mcpServers: { host: hostServer } })
+    const daemon = await startInProcess({ mcpServers: { host: hostServer } })
     await daemon.waitForStatus('host', 'ready')
     const { page, errors } = await openPage(browser())
     await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
@@ -39,7 +40,7 @@ describe('Apps from servers that do not declare the extension', () => {
   })
 
   it('shows why a named App cannot be shown beside the plain result', async () => {
-    const daemon = await startDaemon({ mcpServers: { host: hostServer } })
+    const daemon = await startInProcess({ mcpServers: { host: hostServer } })
     await daemon.waitForStatus('host', 'ready')
     const { page, errors } = await openPage(browser())
     await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)

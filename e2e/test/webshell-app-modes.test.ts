@@ -6,7 +6,8 @@
 import type { Browser, FrameLocator, Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { appModesServerPath } from '../fixtures/paths.js'
-import { cleanup, startDaemon, type Daemon } from '../../daemon/test/harness.js'
+import { cleanup, type Daemon } from '../../daemon/test/harness.js'
+import { startInProcess } from '../../daemon/test/in-process.js'
 import { appIn, createSession, frameRemovals, recordFrameRemovals } from './app-frames.js'
 import { useBrowser } from './browser.js'
 
@@ -47,7 +48,7 @@ async function openPage(
 async function shellWith(
   options: Parameters<Browser['newContext']>[0] = {},
 ): Promise<{ daemon: Daemon; page: Page; errors: string[] }> {
-  const daemon = await startDaemon({ mcpServers: { modes: modesServer } })
+  const daemon = await startInProcess({ mcpServers: { modes: modesServer } })
   await daemon.waitForStatus('modes', 'ready')
   const { page, errors } = await openPage(browser(), options)
   await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)

@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net'
 import type { FrameLocator, Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TranscriptEvent } from '../../daemon/src/protocol/index.js'
-import { cleanup, fixture, startDaemon, type Daemon } from '../../daemon/test/harness.js'
+import { cleanup, fixture, type Daemon } from '../../daemon/test/harness.js'
+import { startInProcess } from '../../daemon/test/in-process.js'
 import { appHostServerPath } from '../fixtures/paths.js'
 import { errorsBesidesDaemonAway, openPage, useBrowser } from './browser.js'
 
@@ -42,7 +43,7 @@ interface Opened {
 
 /** A daemon with the fixture, a tab on it, and the App of a `host_app` call from a terminal. */
 async function openApp(): Promise<Opened> {
-  const daemon = await startDaemon(SETTINGS)
+  const daemon = await startInProcess(SETTINGS)
   await daemon.waitForStatus('host', 'ready')
   await daemon.waitForStatus('other', 'ready')
   const { page, errors } = await openPage(browser())
@@ -357,7 +358,7 @@ describe('what an MCP App may ask of the WebShell', () => {
     // Ferry restarts: it ended the App with the old connection, and knows nothing of its id.
     await daemon.stop()
     await page.locator('[data-testid="connection"][data-state="reconnecting"]').waitFor()
-    const again = await startDaemon(SETTINGS, { stateDir: daemon.stateDir })
+    const again = await startInProcess(SETTINGS, { stateDir: daemon.stateDir })
     await again.waitForStatus('host', 'ready')
     await page.locator('[data-testid="connection"][data-state="live"]').waitFor({ timeout: 15_000 })
     expect(await press(app, 'peek')).toBe('peek 0')

@@ -5,7 +5,8 @@
 import type { Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { appProbeServerPath } from '../fixtures/paths.js'
-import { cleanup, startDaemon, waitFor } from '../../daemon/test/harness.js'
+import { cleanup, waitFor } from '../../daemon/test/harness.js'
+import { startInProcess } from '../../daemon/test/in-process.js'
 import { openPage, useBrowser } from './browser.js'
 import { appIn, createSession, frameRemovals, recordFrameRemovals } from './app-frames.js'
 
@@ -26,7 +27,7 @@ async function callFromTab(page: Page, tool: string): Promise<void> {
 
 describe('MCP Apps in the WebShell', () => {
   it('draws the demo dashboard for a call from the tab and for one from a terminal', async () => {
-    const daemon = await startDaemon(null)
+    const daemon = await startInProcess(null)
     await daemon.waitForStatus('demo', 'ready')
     const { page, errors } = await openPage(browser())
     await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
@@ -61,7 +62,7 @@ describe('MCP Apps in the WebShell', () => {
   })
 
   it('keeps an App from the page, its storage, the daemon and privileged requests', async () => {
-    const daemon = await startDaemon({ mcpServers: { probe: probeServer } })
+    const daemon = await startInProcess({ mcpServers: { probe: probeServer } })
     await daemon.waitForStatus('probe', 'ready')
     const { page, errors } = await openPage(browser())
     await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
@@ -98,7 +99,7 @@ describe('MCP Apps in the WebShell', () => {
   })
 
   it('shows the text result and why when the sandbox does not load', async () => {
-    const daemon = await startDaemon(null)
+    const daemon = await startInProcess(null)
     await daemon.waitForStatus('demo', 'ready')
     const { page, errors } = await openPage(browser())
     // The proxy never answers: the card must not wait forever or show an empty frame.
@@ -120,7 +121,7 @@ describe('MCP Apps in the WebShell', () => {
   })
 
   it('shows compacted App results as text, with no frame', async () => {
-    const daemon = await startDaemon(null)
+    const daemon = await startInProcess(null)
     await daemon.waitForStatus('demo', 'ready')
     expect((await daemon.cli(['call', 'mcp_demo_show_revenue_dashboard', '{}'])).code).toBe(0)
     const status = (await (await daemon.api('/status')).json()) as { defaultSession: string }
@@ -138,7 +139,7 @@ describe('MCP Apps in the WebShell', () => {
   })
 
   it('tells an App before its frame goes, and does not wait long for a silent one', async () => {
-    const daemon = await startDaemon({ mcpServers: { probe: probeServer } })
+    const daemon = await startInProcess({ mcpServers: { probe: probeServer } })
     await daemon.waitForStatus('probe', 'ready')
     const { page, errors } = await openPage(browser())
     // Records, in the WebShell page, when the App's teardown notice arrives and when frames go.

@@ -3,7 +3,8 @@
 // rendered result, and cancelling a slow call.
 
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, fixture, startDaemon, waitFor } from '../../daemon/test/harness.js'
+import { cleanup, fixture, waitFor } from '../../daemon/test/harness.js'
+import { startInProcess } from '../../daemon/test/in-process.js'
 import { openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
@@ -11,7 +12,7 @@ afterEach(cleanup)
 
 describe('calling a tool from the WebShell', () => {
   it('fills a generated form, shows progress moving and the result, and cancels a slow call', async () => {
-    const daemon = await startDaemon({ mcpServers: { trip: fixture(['--form-tool']) } })
+    const daemon = await startInProcess({ mcpServers: { trip: fixture(['--form-tool']) } })
     await daemon.waitForStatus('trip', 'ready')
     const { page, errors } = await openPage(browser())
     await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)

@@ -3,7 +3,8 @@
 // each get a clear page.
 
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, fixture, runCli, startDaemon } from '../../daemon/test/harness.js'
+import { cleanup, fixture, runCli } from '../../daemon/test/harness.js'
+import { startInProcess } from '../../daemon/test/in-process.js'
 import { openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
@@ -11,7 +12,7 @@ afterEach(cleanup)
 
 describe('entering the WebShell', () => {
   it('loads from `ferry open --print`, drops the token from the address bar, and survives a reload', async () => {
-    const daemon = await startDaemon({ mcpServers: { fx: fixture([]) } })
+    const daemon = await startInProcess({ mcpServers: { fx: fixture([]) } })
     await daemon.waitForStatus('fx', 'ready')
     const printed = await daemon.cli(['open', '--print'])
     expect(printed.code).toBe(0)
@@ -47,7 +48,7 @@ describe('entering the WebShell', () => {
   })
 
   it('shows how to get in when the page has no token, and a clear error for a wrong one', async () => {
-    const daemon = await startDaemon({ mcpServers: {} })
+    const daemon = await startInProcess({ mcpServers: {} })
     const bare = await openPage(browser())
     await bare.page.goto(daemon.info.url)
     await bare.page.getByTestId('no-token').waitFor()

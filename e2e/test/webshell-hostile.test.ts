@@ -5,7 +5,8 @@
 import type { Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { TRAP_DEFAULT } from '../fixtures/hostile-content-tools.js'
-import { cleanup, fixture, startDaemon, type Daemon } from '../../daemon/test/harness.js'
+import { cleanup, fixture, type Daemon } from '../../daemon/test/harness.js'
+import { startInProcess } from '../../daemon/test/in-process.js'
 import { openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
@@ -56,7 +57,7 @@ async function answersAClick(page: Page, tool: string): Promise<void> {
 
 describe('hostile content in the WebShell', () => {
   it('shows slow and huge Markdown plain and collapsed, on arrival and on every load, and stays responsive', async () => {
-    const daemon = await startDaemon({ mcpServers: { fx: fixture(['--hostile-content']) } })
+    const daemon = await startInProcess({ mcpServers: { fx: fixture(['--hostile-content']) } })
     await daemon.waitForStatus('fx', 'ready')
     const { page, errors } = await openPage(browser())
     await recordLongTasks(page)
@@ -115,7 +116,7 @@ describe('hostile content in the WebShell', () => {
   }, 120_000)
 
   it('skips a pattern that backtracks catastrophically, with a note, and lets the server validate', async () => {
-    const daemon = await startDaemon({ mcpServers: { fx: fixture(['--hostile-content']) } })
+    const daemon = await startInProcess({ mcpServers: { fx: fixture(['--hostile-content']) } })
     await daemon.waitForStatus('fx', 'ready')
     const { page, errors } = await openPage(browser())
     await recordLongTasks(page)
@@ -157,7 +158,7 @@ describe('hostile content in the WebShell', () => {
   }, 60_000)
 
   it('keeps 60,000 tools to a screenful in the DOM, and searches and moves through them', async () => {
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: { big: fixture(['--extra-tools', '60000', '--pages', '30']), fx: fixture([]) },
     })
     await daemon.waitForStatus('big', 'ready', 60_000)

@@ -7,7 +7,8 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TranscriptEvent } from '../../daemon/src/protocol/index.js'
-import { cleanup, startDaemon, waitFor, type Daemon } from '../../daemon/test/harness.js'
+import { cleanup, waitFor, type Daemon } from '../../daemon/test/harness.js'
+import { startInProcess } from '../../daemon/test/in-process.js'
 import { e2eRoot } from '../fixtures/paths.js'
 import { openPage, useBrowser } from './browser.js'
 
@@ -24,7 +25,7 @@ const EVERYTHING = join(
 )
 
 async function everythingDaemon(): Promise<Daemon> {
-  const daemon = await startDaemon({
+  const daemon = await startInProcess({
     mcpServers: {
       everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], trust: true },
     },

@@ -5,7 +5,8 @@
 
 import type { Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, fixture, startDaemon } from '../../daemon/test/harness.js'
+import { cleanup, fixture } from '../../daemon/test/harness.js'
+import { startInProcess } from '../../daemon/test/in-process.js'
 import { openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
@@ -39,7 +40,7 @@ async function focusLandsOn(page: Page, text: string): Promise<void> {
 
 describe('answering from the keyboard', () => {
   it('takes a call from pressing Call to its answer in at most two keystrokes, and gives focus back', async () => {
-    const daemon = await startDaemon({ mcpServers: { fx: fixture([], { trust: false }) } })
+    const daemon = await startInProcess({ mcpServers: { fx: fixture([], { trust: false }) } })
     await daemon.waitForStatus('fx', 'ready')
     const { page, errors } = await openPage(browser())
     await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
@@ -96,7 +97,7 @@ describe('answering from the keyboard', () => {
   })
 
   it('keeps questions in view while the transcript is scrolled away, queues a second one, and answers each in two keys from there', async () => {
-    const daemon = await startDaemon({ mcpServers: { fx: fixture([], { trust: false }) } })
+    const daemon = await startInProcess({ mcpServers: { fx: fixture([], { trust: false }) } })
     await daemon.waitForStatus('fx', 'ready')
     // Enough rows that the transcript scrolls.
     for (let i = 0; i < 12; i++) {

@@ -4,7 +4,8 @@
 
 import type { Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, fixture, startDaemon, waitFor } from '../../daemon/test/harness.js'
+import { cleanup, fixture, waitFor } from '../../daemon/test/harness.js'
+import { startInProcess } from '../../daemon/test/in-process.js'
 import type {
   SessionInfo,
   StatusResponse,
@@ -37,7 +38,7 @@ async function shown(page: Page): Promise<{ seqs: number[]; calls: string[]; las
 
 describe('the live transcript', () => {
   it('answers a terminal’s confirmation in one tab while another tab sees who answered', async () => {
-    const daemon = await startDaemon({ mcpServers: { fx: fixture([], { trust: false }) } })
+    const daemon = await startInProcess({ mcpServers: { fx: fixture([], { trust: false }) } })
     await daemon.waitForStatus('fx', 'ready')
     const url = `${daemon.info.url}#token=${daemon.info.token}`
     const one = await openPage(browser())
@@ -71,7 +72,7 @@ describe('the live transcript', () => {
 
   it('reconnects after a daemon restart and shows every event once', async () => {
     const settings = { mcpServers: { fx: fixture([]) } }
-    const first = await startDaemon(settings)
+    const first = await startInProcess(settings)
     await first.waitForStatus('fx', 'ready')
     const { page, errors } = await openPage(browser())
     await page.goto(`${first.info.url}#token=${first.info.token}`)
@@ -83,7 +84,7 @@ describe('the live transcript', () => {
 
     await first.stop()
     await page.locator('[data-testid="connection"][data-state="reconnecting"]').waitFor()
-    const second = await startDaemon(settings, { stateDir: first.stateDir })
+    const second = await startInProcess(settings, { stateDir: first.stateDir })
     expect(second.info.token).toBe(first.info.token)
     await second.waitForStatus('fx', 'ready')
     await live(page)
@@ -118,7 +119,7 @@ describe('the live transcript', () => {
   })
 
   it('creates, renames and switches sessions, and the address follows', async () => {
-    const daemon = await startDaemon({ mcpServers: { fx: fixture([]) } })
+    const daemon = await startInProcess({ mcpServers: { fx: fixture([]) } })
     await daemon.waitForStatus('fx', 'ready')
     expect((await daemon.cli(['call', 'mcp_fx_echo', '{"text":"in the default"}'])).code).toBe(0)
     const { page, errors } = await openPage(browser())
@@ -180,7 +181,7 @@ describe('the live transcript', () => {
   }, 60_000)
 
   it('follows the last session asked for when the daemon answers switches late', async () => {
-    const daemon = await startDaemon({ mcpServers: { fx: fixture([]) } })
+    const daemon = await startInProcess({ mcpServers: { fx: fixture([]) } })
     await daemon.waitForStatus('fx', 'ready')
     expect((await daemon.cli(['call', 'mcp_fx_echo', '{"text":"first session"}'])).code).toBe(0)
     const created = (await (

@@ -5,7 +5,8 @@
 
 import type { Route } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, fixture, startDaemon } from '../../daemon/test/harness.js'
+import { cleanup, fixture } from '../../daemon/test/harness.js'
+import { startInProcess } from '../../daemon/test/in-process.js'
 import { openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
@@ -15,7 +16,7 @@ const PANE_LABELS = ['Tools', 'Prompts', 'Resources', 'Logs', 'Protocol', 'Grant
 
 describe('finding one’s way in the WebShell', () => {
   it('tells a new user how to make the first call, until there is one', async () => {
-    const daemon = await startDaemon({ mcpServers: { fx: fixture([]) } })
+    const daemon = await startInProcess({ mcpServers: { fx: fixture([]) } })
     await daemon.waitForStatus('fx', 'ready')
     const { page, errors } = await openPage(browser())
     await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
@@ -45,7 +46,7 @@ describe('finding one’s way in the WebShell', () => {
   })
 
   it('says there is nothing to call yet when Ferry has no servers', async () => {
-    const daemon = await startDaemon({ mcpServers: {} })
+    const daemon = await startInProcess({ mcpServers: {} })
     const { page, errors } = await openPage(browser())
     await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
     await page.getByTestId('empty-no-servers').waitFor()
@@ -58,7 +59,7 @@ describe('finding one’s way in the WebShell', () => {
   })
 
   it('narrows the panes to one server and back, and opens every pane it lists', async () => {
-    const daemon = await startDaemon({ mcpServers: { fx: fixture([]), other: fixture([]) } })
+    const daemon = await startInProcess({ mcpServers: { fx: fixture([]), other: fixture([]) } })
     await daemon.waitForStatus('fx', 'ready')
     await daemon.waitForStatus('other', 'ready')
     const { page, errors } = await openPage(browser())

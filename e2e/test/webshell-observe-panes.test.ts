@@ -4,7 +4,8 @@
 
 import type { Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, fixture, startDaemon, type Daemon } from '../../daemon/test/harness.js'
+import { cleanup, fixture, type Daemon } from '../../daemon/test/harness.js'
+import { startInProcess } from '../../daemon/test/in-process.js'
 import { openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
@@ -13,7 +14,7 @@ afterEach(cleanup)
 async function openShell(
   flags: string[],
 ): Promise<{ daemon: Daemon; page: Page; errors: string[] }> {
-  const daemon = await startDaemon({ mcpServers: { fx: fixture(flags) } })
+  const daemon = await startInProcess({ mcpServers: { fx: fixture(flags) } })
   await daemon.waitForStatus('fx', 'ready')
   const { page, errors } = await openPage(browser())
   // Under the test's own limit, so a wait that fails names what it waited for.

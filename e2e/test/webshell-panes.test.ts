@@ -4,7 +4,8 @@
 
 import type { Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, startDaemon, type Daemon } from '../../daemon/test/harness.js'
+import { cleanup, type Daemon } from '../../daemon/test/harness.js'
+import { startInProcess } from '../../daemon/test/in-process.js'
 import { everything, offeringsFixture } from '../../daemon/test/offerings-rig.js'
 import { openPage, useBrowser } from './browser.js'
 
@@ -14,7 +15,7 @@ afterEach(cleanup)
 async function openShell(
   servers: Record<string, unknown> = { every: everything() },
 ): Promise<{ daemon: Daemon; page: Page; errors: string[] }> {
-  const daemon = await startDaemon({ mcpServers: servers })
+  const daemon = await startInProcess({ mcpServers: servers })
   for (const name of Object.keys(servers)) await daemon.waitForStatus(name, 'ready')
   const { page, errors } = await openPage(browser())
   // Under the test's own limit, so a wait that fails names what it waited for.

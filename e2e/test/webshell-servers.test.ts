@@ -11,7 +11,6 @@ import {
   brokenUntilFixed,
   cleanup,
   fixture,
-  startDaemon,
   stdioServerPath,
   tempDir,
 } from '../../daemon/test/harness.js'
@@ -25,7 +24,7 @@ afterEach(cleanup)
 describe('the servers panel', () => {
   it('shows a failed server with its error and stderr tail, and reconnects it once fixed', async () => {
     const server = await brokenUntilFixed()
-    const daemon = await startDaemon({ mcpServers: { later: { command: server.command } } })
+    const daemon = await startInProcess({ mcpServers: { later: { command: server.command } } })
     await daemon.waitForStatus('later', 'failed')
 
     const { page, errors } = await openPage(browser())
@@ -49,7 +48,7 @@ describe('the servers panel', () => {
   })
 
   it('follows a crash and the reconnect live, without a reload', async () => {
-    const daemon = await startDaemon({ mcpServers: { fragile: fixture([]) } })
+    const daemon = await startInProcess({ mcpServers: { fragile: fixture([]) } })
     await daemon.waitForStatus('fragile', 'ready')
     const { page, errors } = await openPage(browser())
     await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
@@ -69,7 +68,7 @@ describe('the servers panel', () => {
 
   it('shows a workspace server waiting for approval, and starts it on Approve', async () => {
     const marker = join(await tempDir(), 'spawned.jsonl')
-    const daemon = await startDaemon(null, {
+    const daemon = await startInProcess(null, {
       workspaceSettings: {
         mcpServers: {
           repo: { command: process.execPath, args: [stdioServerPath, '--spawn-log', marker] },

@@ -4,7 +4,8 @@
 
 import type { Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, fixture, startDaemon } from '../../daemon/test/harness.js'
+import { cleanup, fixture } from '../../daemon/test/harness.js'
+import { startInProcess } from '../../daemon/test/in-process.js'
 import { offeringsFixture } from '../../daemon/test/offerings-rig.js'
 import { openPage, useBrowser } from './browser.js'
 
@@ -19,7 +20,7 @@ async function openPane(page: Page, server: string, pane: string): Promise<void>
 
 describe('the transcript', () => {
   it('shows prompt gets, resource reads and server log messages as lines', async () => {
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: { off: offeringsFixture('legacy'), fx: fixture(['--log-tool']) },
     })
     await daemon.waitForStatus('off', 'ready')

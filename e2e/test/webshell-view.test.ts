@@ -4,7 +4,8 @@
 
 import { afterEach, describe, expect, it } from 'vitest'
 import { echoCalls, writeStoredSession } from '../../daemon/src/bench/stored-session.js'
-import { cleanup, fixture, startDaemon, tempDir } from '../../daemon/test/harness.js'
+import { cleanup, fixture, tempDir } from '../../daemon/test/harness.js'
+import { startInProcess } from '../../daemon/test/in-process.js'
 import { openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
@@ -12,7 +13,7 @@ afterEach(cleanup)
 
 describe('the WebShell view', () => {
   it('renders every kind of content, searches tools, and is keyboard operable', async () => {
-    const daemon = await startDaemon({ mcpServers: { fx: fixture([]) } })
+    const daemon = await startInProcess({ mcpServers: { fx: fixture([]) } })
     await daemon.waitForStatus('fx', 'ready')
     const { page, errors } = await openPage(browser())
     await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
@@ -87,7 +88,7 @@ describe('the WebShell view', () => {
       'big',
       echoCalls(6000, (seq) => `reply ${seq}`),
     )
-    const daemon = await startDaemon({ mcpServers: {} }, { stateDir })
+    const daemon = await startInProcess({ mcpServers: {} }, { stateDir })
 
     const { page, errors } = await openPage(browser())
     await page.goto(`${daemon.info.url}?session=big#token=${daemon.info.token}`)
