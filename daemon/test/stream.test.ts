@@ -13,6 +13,7 @@ import {
   waitFor,
   type TestDaemon,
 } from './harness.js'
+import { startInProcess } from './in-process.js'
 import { openStream, streamUrl } from './stream-harness.js'
 
 const attached: ChildProcess[] = []
@@ -45,6 +46,30 @@ async function apiCall(daemon: TestDaemon, body: Record<string, unknown>) {
 }
 
 describe('the session stream', () => {
+  it('cancels the calls a WebSocket client started when it closes', async () => {
+    const daemon = await startInProcess({ mcpServers: { fx: fixture([]) } })
+    await daemon.waitForStatus('fx', 'ready')
+    const tab = await openStream(daemon)
+    tab.send({
+      type: 'call',
+      ref: 'long',
+      id: 'left-behind',
+      tool: 'mcp_fx_slow',
+      arguments: { steps: 1000, delayMs: 50 },
+    })
+    await daemon.waitForEvent(
+      (event) => event.type === 'call.progress' && event.callId === 'left-behind',
+    )
+    tab.ws.close()
+    expect(
+      await daemon.waitForEvent(
+        (event) =>
+          (event.type === 'call.cancelled' || event.type === 'call.result') &&
+          event.callId === 'left-behind',
+      ),
+    ).toMatchObject({ type: 'call.cancelled' })
+  })
+
   it('shows two attached terminals and a WebSocket client the same events for 100 calls', async () => {
     const daemon = await startDaemon({ mcpServers: { fx: fixture([]) } })
     await daemon.waitForStatus('fx', 'ready')

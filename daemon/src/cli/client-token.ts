@@ -5,7 +5,7 @@
 import { lstat, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ensurePrivateDir } from '../daemon/state-dir.js'
-import { writePrivateFile } from '../daemon/private-file.js'
+import { writePrivateFile } from '../fs/private-file.js'
 import { ErrorCode, FerryError, errorMessage } from '../errors.js'
 import { CLIENT_NAME_PATTERN, GATEWAY_TOKEN_PREFIX } from '../gateway/token-store.js'
 import type { GatewayTokenCreateResponse } from '../protocol/index.js'

@@ -2,7 +2,6 @@
 // 1 a tool returned isError, 2 usage, connection or daemon errors (with a one-line reason).
 
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander'
-import { FerryError } from '../errors.js'
 import { version } from '../version.js'
 import {
   cliContext,
@@ -348,8 +347,7 @@ export async function main(argv: string[]): Promise<number> {
       return error.exitCode === 0 ? EXIT_OK : EXIT_FAILURE
     }
     // The message may quote a server (its error, its stderr): shown with control characters visible.
-    const message =
-      error instanceof FerryError || error instanceof Error ? error.message : String(error)
+    const message = error instanceof Error ? error.message : String(error)
     process.stderr.write(`ferry: ${terminalText(message)}\n`)
     return EXIT_FAILURE
   }

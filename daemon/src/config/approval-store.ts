@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ErrorCode, FerryError, errorMessage } from '../errors.js'
-import { writePrivateFile } from '../daemon/private-file.js'
+import { writePrivateFile } from '../fs/private-file.js'
 import type { WorkspaceEntry, WorkspaceFile } from '../protocol/workspace.js'
 import { isPlainObject } from './format-path.js'
 

@@ -6,7 +6,7 @@ import { constants } from 'node:fs'
 import { open, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ErrorCode, errorMessage, FerryError } from '../errors.js'
-import { writePrivateFile } from './private-file.js'
+import { writePrivateFile } from '../fs/private-file.js'
 
 export interface RuntimeInfo {
   pid: number

@@ -19,7 +19,7 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server'
-import { writePrivateFile } from '../daemon/private-file.js'
+import { writePrivateFile } from '../fs/private-file.js'
 import type { Log } from '../log.js'
 import type { ElicitationAsker } from '../mcp/call-asker.js'
 import type { Session } from '../sessions/session.js'

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { ErrorCode, FerryError, errorMessage } from '../errors.js'
-import { writePrivateFile } from '../daemon/private-file.js'
+import { writePrivateFile } from '../fs/private-file.js'
 import type { GatewayTokenCreateRequest, GatewayTokenInfo } from '../protocol/index.js'
 
 export const GATEWAY_TOKENS_FILE = 'gateway-tokens.json'

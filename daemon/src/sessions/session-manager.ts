@@ -3,8 +3,9 @@
 // rename, delete, find the default.
 
 import { randomBytes } from 'node:crypto'
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import { writePrivateFile } from '../fs/private-file.js'
 import { ErrorCode, FerryError } from '../errors.js'
 import type { Log } from '../log.js'
 import type { SessionInfo, TranscriptEvent } from '../protocol/index.js'
@@ -156,8 +157,7 @@ export class SessionManager {
   }
 
   private async writeMeta(meta: SessionMeta): Promise<void> {
-    const target = join(this.dir, meta.id, 'meta.json')
-    await writeFile(`${target}.tmp`, JSON.stringify(meta, null, 2), { mode: 0o600 })
-    await rename(`${target}.tmp`, target)
+    // Whole and synced, through a temporary file of this process's own.
+    await writePrivateFile(join(this.dir, meta.id, 'meta.json'), JSON.stringify(meta, null, 2))
   }
 }

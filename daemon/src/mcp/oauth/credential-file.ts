@@ -4,15 +4,14 @@
 // what was stored for another URL is never read back, so a changed `url` never receives tokens
 // meant for the old one. Writes are whole-file and one at a time.
 
-import { readFile, rm } from 'node:fs/promises'
+import { mkdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type {
   OAuthDiscoveryState,
   StoredOAuthClientInformation,
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client'
-import { writePrivateFile } from '../../daemon/private-file.js'
-import { ensurePrivateDir } from '../../daemon/state-dir.js'
+import { writePrivateFile } from '../../fs/private-file.js'
 
 interface Stored {
   url: string
@@ -133,7 +132,8 @@ export class CredentialFile {
     this.writing = this.writing
       .catch(() => {})
       .then(async () => {
-        await ensurePrivateDir(this.dir)
+        // Inside the state directory, which the daemon checked and made private at start.
+        await mkdir(this.dir, { recursive: true, mode: 0o700 })
         await writePrivateFile(this.path, text)
       })
     await this.writing
