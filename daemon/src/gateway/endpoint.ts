@@ -18,7 +18,7 @@ import {
 } from '@modelcontextprotocol/server'
 import type { GatewaySettings } from '../config/types.js'
 import { errorMessage } from '../errors.js'
-import { MAX_BODY_BYTES } from '../http/guards.js'
+import { MAX_BODY_BYTES } from '../limits.js'
 import { gatewayClientRef, SessionCancels } from './gateway-call.js'
 import { InFlight, revokedWhileRunning, type RequestConnection } from './in-flight.js'
 import { jsonRpcError, readMessage } from './request-body.js'

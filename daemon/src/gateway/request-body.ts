@@ -3,7 +3,7 @@
 // with the JSON-RPC error the transports give and a message that says what to send instead.
 
 import { isJsonContentType } from '@modelcontextprotocol/server'
-import { MAX_BODY_BYTES } from '../http/guards.js'
+import { MAX_BODY_BYTES } from '../limits.js'
 
 /** A JSON-RPC error answer with no id, as the transports give for a request they refuse. */
 export function jsonRpcError(status: number, code: number, message: string): Response {

@@ -7,8 +7,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import type { z } from 'zod'
 import { ErrorCode, FerryError } from '../errors.js'
 import { GATEWAY_TOKEN_PREFIX } from '../gateway/token-store.js'
-
-export const MAX_BODY_BYTES = 1024 * 1024
+import { MAX_BODY_BYTES } from '../limits.js'
 
 /** Rejects any Host header that is not exactly one of `hosts` (e.g. `127.0.0.1:4123`). */
 export function hostGuard(hosts: () => ReadonlySet<string>): MiddlewareHandler {

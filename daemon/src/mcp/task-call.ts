@@ -11,11 +11,8 @@ import type {
   ProtocolEra,
   ServerCapabilities,
   Task,
-  Tool,
 } from '@modelcontextprotocol/client'
 import { errorMessage } from '../errors.js'
-
-export type TaskSupport = 'optional' | 'required'
 
 /** Polling stays within these bounds whatever interval the server suggests. */
 export const MIN_TASK_POLL_MS = 100
@@ -25,11 +22,6 @@ const DEFAULT_TASK_POLL_MS = 1_000
 const CANCEL_WAIT_MS = 5_000
 /** The longest delay a Node timer takes: `tasks/result` blocks until the task ends. */
 const LONGEST_TIMER_MS = 2_147_483_647
-
-export function taskSupportOf(tool: Tool): TaskSupport | null {
-  const support = (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport
-  return support === 'optional' || support === 'required' ? support : null
-}
 
 /** How a connection takes calls of tools that need a task. */
 export interface TaskCalls {

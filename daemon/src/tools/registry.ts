@@ -9,7 +9,7 @@ import { readToolUi, type ToolVisibility } from '../apps/tool-ui.js'
 import { canonicalJson } from '../config/fingerprint.js'
 import type { ServerConfig } from '../config/types.js'
 import type { ToolAnnotations, ToolInfo } from '../protocol/index.js'
-import { taskSupportOf } from '../mcp/task-call.js'
+import { taskSupportOf } from './task-support.js'
 import { qualifyNames } from './qualified-names.js'
 
 export interface ToolSource {
