@@ -2,7 +2,10 @@
 // through the same real HTTP, WebSocket, MCP and CLI surface as a daemon in a process of its own.
 // For every test whose behaviour is not about the daemon's process (signals, kill -9, limits).
 
+import { InMemoryTransport } from '@modelcontextprotocol/client'
+import type { Server } from '@modelcontextprotocol/server'
 import { runDaemon, type DaemonHandle } from '../src/daemon/run-daemon.js'
+import { createTransport, withHooks, type TransportFactory } from '../src/mcp/transports.js'
 import { onCleanup, prepare, surface, type Daemon, type StartOptions } from './harness.js'
 
 export interface InProcessDaemon extends Daemon {
@@ -10,10 +13,29 @@ export interface InProcessDaemon extends Daemon {
   handle: DaemonHandle
 }
 
+export interface InProcessOptions extends Omit<StartOptions, 'args' | 'ulimit'> {
+  /**
+   * SDK servers run in this process, by the name of their settings entry: each connection to one
+   * gets a new server over the SDK's in-memory transport instead of what the entry names.
+   */
+  inMemory?: Record<string, () => Server>
+}
+
+/** Connects the servers `inMemory` names in this process; every other one as its entry says. */
+function inMemoryTransports(inMemory: Record<string, () => Server>): TransportFactory {
+  return (config, hooks) => {
+    const make = inMemory[config.name]
+    if (make === undefined) return createTransport(config, hooks)
+    const [client, server] = InMemoryTransport.createLinkedPair()
+    void make().connect(server)
+    return withHooks(client, hooks)
+  }
+}
+
 /** Starts a daemon in this process; `cleanup()` stops it. */
 export async function startInProcess(
   settings: unknown,
-  options: Omit<StartOptions, 'args' | 'ulimit'> = {},
+  options: InProcessOptions = {},
 ): Promise<InProcessDaemon> {
   const prepared = await prepare(settings, options)
   const handle = await runDaemon({
@@ -24,6 +46,7 @@ export async function startInProcess(
     homeDir: prepared.env.HOME ?? prepared.configDir,
     port: options.stateDir === undefined ? 0 : undefined,
     host: '127.0.0.1',
+    ...(options.inMemory === undefined ? {} : { transport: inMemoryTransports(options.inMemory) }),
   })
   const stop = () => handle.stop('the test ended')
   onCleanup(stop)

@@ -38,6 +38,7 @@ import { qualifiedPrompts, resourceInfos, type NamedPrompt } from './offerings.j
 import { approvalsLapsed, pickAsShown, waitingEntries } from './workspace-approval.js'
 import { buildRegistry, isModelVisible, toToolInfo, type RegistryEntry } from '../tools/registry.js'
 import { plainQualifiedName } from '../tools/qualified-names.js'
+import type { TransportFactory } from '../mcp/transports.js'
 
 export type StatusListener = (server: string, status: ServerStatus, error: string | null) => void
 export type NoticeListener = (level: 'info' | 'warning' | 'error', message: string) => void
@@ -55,6 +56,8 @@ export interface FerryOptions {
   stateDir: string
   version: string
   log: Log
+  /** Makes each connection's transport; the one the settings name unless a test supplies its own. */
+  transport?: TransportFactory | undefined
 }
 
 export class Ferry {
@@ -93,6 +96,7 @@ export class Ferry {
     this.signIn = new SignInService(this.signIns, (name) => this.connection(name), options.log)
     this.pool = new Pool({
       workspace: options.load.cwd,
+      transport: options.transport,
       signIns: this.signIns,
       clientInfo: { name: 'ferry', version: options.version },
       priors: new PriorStore(`${options.stateDir}/discovery`),

@@ -33,6 +33,7 @@ import { readPreviousRun } from './previous-run.js'
 import { markRuntimeFileStopped, writeRuntimeFile, type RuntimeInfo } from './runtime-file.js'
 import { ensurePrivateDir } from './state-dir.js'
 import { newToken } from './token.js'
+import type { TransportFactory } from '../mcp/transports.js'
 
 export const LOOPBACK_HOSTS = ['127.0.0.1', '::1'] as const
 const SHUTDOWN_DEADLINE_MS = 8000
@@ -56,6 +57,8 @@ export interface DaemonOptions {
   logMaxBytes?: number
   webshellDir?: string
   sandboxProxyFile?: string
+  /** Makes each connection's transport; the one the settings name unless a test supplies its own. */
+  transport?: TransportFactory
 }
 
 export interface DaemonHandle {
@@ -138,6 +141,7 @@ async function start(
     stateDir: options.stateDir,
     version,
     log,
+    transport: options.transport,
   })
   // Servers end before the sessions close, so calls that ended with them write their last events.
   let ferryClosed: Promise<void> | undefined
@@ -220,7 +224,7 @@ async function start(
   const gatewaySettings = () => ferry.settings.gateway
   const elicitation = await GatewayElicitation.open(options.stateDir, log)
   const gateway = new Gateway({
-    ferry,
+    catalog: ferry,
     sessions,
     log,
     webshellUrl: () => url,
@@ -233,7 +237,7 @@ async function start(
   const listChanges = new ListChanges(ferry, (lists) => gateway.listsChanged(lists), log)
   built.defer(() => listChanges.close())
   const appDeps = {
-    ferry,
+    catalog: ferry,
     sessions,
     token,
     log,
@@ -262,6 +266,7 @@ async function start(
   apps.twin = createApp({ ...appDeps, hosts: () => none }).fetch
   appsMade()
   const stream = attachStream(server, {
+    catalog: ferry,
     sessions,
     token,
     log,

@@ -7,17 +7,17 @@ import { ErrorCode, FerryError } from '../errors.js'
 import type { Log } from '../log.js'
 import type { ElicitationAsker, ElicitQuestion } from '../mcp/call-asker.js'
 import type { ConfirmationOutcome, TranscriptEvent } from '../protocol/index.js'
-import type { Session } from '../sessions/session.js'
-import type { Sessions } from '../sessions/sessions.js'
+import type { SessionHandle } from '../service/ferry-service.js'
+import type { SessionsApi } from '../service/ferry-service.js'
 import type { ClientView } from './client-view.js'
 import { gatewayClientRef } from './gateway-call.js'
 
 export interface ClientConfirmation {
-  sessions: Sessions
+  sessions: SessionsApi
   log: Log
   view: ClientView
   args: Record<string, unknown>
-  session: Session
+  session: SessionHandle
   callId: string
   ask: ElicitationAsker
 }
@@ -84,12 +84,12 @@ export async function confirmInClient(
     if (signal.aborted) return
     const outcome = outcomeOf(answer)
     if (outcome !== undefined) {
-      await c.sessions.broker.answer(c.callId, outcome, client)
+      await c.sessions.answer(c.callId, outcome, client)
       return
     }
     // Dismissed (or an answer that is none of the four): left to the WebShell and terminals, and
     // with none of them attached the call ends as the client's cancel.
-    if (c.session.answererCount() === 0) c.sessions.runner.cancel(c.callId, client)
+    if (c.session.answererCount() === 0) c.sessions.cancel(c.callId, client)
   }
   const unsubscribe = c.session.subscribe(c.session.info().headSeq, (event) => {
     if (!('callId' in event) || event.callId !== c.callId) return

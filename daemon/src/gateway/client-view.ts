@@ -11,14 +11,14 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server'
 import { matchesAny } from '../config/matches-any.js'
-import type { Ferry } from '../core/ferry.js'
+import type { CatalogApi } from '../service/ferry-service.js'
 import { ErrorCode, FerryError } from '../errors.js'
 import { isModelVisible, type RegistryEntry } from '../tools/registry.js'
 import type { GatewayGrant } from './token-store.js'
 
 export class ClientView {
   constructor(
-    private readonly ferry: Ferry,
+    private readonly catalog: CatalogApi,
     readonly grant: GatewayGrant,
   ) {}
 
@@ -33,7 +33,7 @@ export class ClientView {
   }
 
   entries(): RegistryEntry[] {
-    return this.ferry
+    return this.catalog
       .registry()
       .filter((entry) => isModelVisible(entry) && this.reaches(entry.server))
   }
@@ -49,7 +49,7 @@ export class ClientView {
    */
   lookup(name: string): RegistryEntry {
     const qualified = this.grant.unprefixed
-      ? this.ferry.registry().find((entry) => entry.tool === name && this.reaches(entry.server))
+      ? this.catalog.registry().find((entry) => entry.tool === name && this.reaches(entry.server))
           ?.name
       : name
     const outOfScope = () =>
@@ -60,10 +60,10 @@ export class ClientView {
     if (qualified === undefined) throw outOfScope()
     let entry: RegistryEntry
     try {
-      entry = this.ferry.lookup(qualified)
+      entry = this.catalog.lookup(qualified)
     } catch (error) {
       // Not found, or of a server that is down: only a server in scope may say why.
-      const known = this.ferry.registry().find((candidate) => candidate.name === qualified)
+      const known = this.catalog.registry().find((candidate) => candidate.name === qualified)
       if (known !== undefined && !this.reaches(known.server)) throw outOfScope()
       if (error instanceof FerryError && error.code === ErrorCode.ToolNotFound) throw outOfScope()
       throw error

@@ -22,8 +22,8 @@ import {
 import { writePrivateFile } from '../fs/private-file.js'
 import type { Log } from '../log.js'
 import type { ElicitationAsker } from '../mcp/call-asker.js'
-import type { Session } from '../sessions/session.js'
-import type { Sessions } from '../sessions/sessions.js'
+import type { SessionHandle } from '../service/ferry-service.js'
+import type { SessionsApi } from '../service/ferry-service.js'
 import { confirmInClient } from './client-confirmation.js'
 import { requestCapabilities, type ClientView } from './client-view.js'
 import { gatewayClientRef, type GatewayCallHooks } from './gateway-call.js'
@@ -44,7 +44,7 @@ interface RoundState {
 }
 
 export interface ElicitationCall {
-  sessions: Sessions
+  sessions: SessionsApi
   log: Log
   view: ClientView
   /** The client's server instance: a legacy client's capabilities come from its `initialize`. */
@@ -105,7 +105,7 @@ export class GatewayElicitation {
     const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined
     const modern = envelope?.[PROTOCOL_VERSION_META_KEY] !== undefined
     const capabilities = requestCapabilities(call.server, ctx)
-    const callId = call.sessions.runner.newCallId()
+    const callId = call.sessions.newCallId()
     const session = await call.sessions.resolve(view.grant.session ?? undefined)
     const client = gatewayClientRef(view)
     const why = !declaresForm(capabilities)
@@ -179,7 +179,7 @@ export class GatewayElicitation {
   /** Confirmations asked of the client's user too, when its token says so. */
   private withConfirmation(
     call: ElicitationCall,
-    session: Session,
+    session: SessionHandle,
     callId: string,
     ask: ElicitationAsker,
     run: () => Promise<CallToolResult>,
@@ -190,7 +190,7 @@ export class GatewayElicitation {
 
   /** Questions go to the client, and the transcript says so. */
   private forwarding(
-    session: Session,
+    session: SessionHandle,
     call: ElicitationCall,
     ask: ElicitationAsker,
   ): ElicitationAsker {
@@ -207,7 +207,7 @@ export class GatewayElicitation {
 }
 
 function note(
-  session: Session,
+  session: SessionHandle,
   call: ElicitationCall,
   level: 'info' | 'warning',
   text: string,

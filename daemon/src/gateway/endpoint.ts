@@ -153,7 +153,7 @@ export class Gateway {
   ): Promise<Response | undefined> {
     if (!isToolsCall(body)) return undefined
     const { name, arguments: args } = body.params
-    const view = new ClientView(this.deps.ferry, grant)
+    const view = new ClientView(this.deps.catalog, grant)
     let inputSchema: unknown
     try {
       inputSchema = view.lookup(name).definition.inputSchema

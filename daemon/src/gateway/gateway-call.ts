@@ -17,10 +17,9 @@ import {
 import { ErrorCode, FerryError, toFerryError } from '../errors.js'
 import type { Log } from '../log.js'
 import type { ClientRef, TranscriptEvent } from '../protocol/index.js'
-import { DENIED_RESULT } from '../sessions/call-runner.js'
-import type { Session } from '../sessions/session.js'
+import { DENIED_RESULT, type SessionHandle } from '../service/ferry-service.js'
 import type { ElicitationAsker } from '../mcp/call-asker.js'
-import type { Sessions } from '../sessions/sessions.js'
+import type { SessionsApi } from '../service/ferry-service.js'
 import type { ClientView } from './client-view.js'
 
 /** How often a client waiting for a confirmation hears that it still waits. */
@@ -65,7 +64,7 @@ export class SessionCancels {
 }
 
 export interface GatewayCallDeps {
-  sessions: Sessions
+  sessions: SessionsApi
   log: Log
   /** The WebShell's address without its token, for telling a client where the person answers. */
   webshellUrl: () => string
@@ -74,7 +73,7 @@ export interface GatewayCallDeps {
 /** How the task logic follows a call it may answer early with a task. */
 export interface CallWatch {
   /** Each stored event of the call, as it is stored. */
-  onEvent?: (event: TranscriptEvent, session: Session) => void
+  onEvent?: (event: TranscriptEvent, session: SessionHandle) => void
   /** True once the request was answered with a task: the call no longer belongs to it. */
   detached?: () => boolean
 }
@@ -175,13 +174,13 @@ export async function gatewayCall(
   const { sessions } = deps
   const detached = () => watch.detached?.() === true
   const entry = view.lookup(name)
-  const session = await sessions.resolve(view.grant.session ?? undefined)
-  const callId = hooks.callId ?? sessions.runner.newCallId()
+  const callId = hooks.callId ?? sessions.newCallId()
   const relay = new ProgressRelay(ctx.mcpReq._meta?.progressToken, ctx, detached)
   let deniedBy: string | undefined
   let cancelledBy: ClientRef | null = null
-  const unsubscribe = session.subscribe(session.info().headSeq, (event: TranscriptEvent) => {
-    if (!('callId' in event) || event.callId !== callId) return
+  let session: SessionHandle | undefined
+  const onEvent = (event: TranscriptEvent) => {
+    if (!('callId' in event) || session === undefined) return
     watch.onEvent?.(event, session)
     if (event.type === 'confirmation.requested') relay.waiting()
     else if (event.type === 'confirmation.resolved') {
@@ -190,29 +189,32 @@ export async function gatewayCall(
     } else if (event.type === 'call.progress')
       relay.server(event.progress, event.total, event.message)
     else if (event.type === 'call.cancelled') cancelledBy = event.client
-  })
+  }
   const client = gatewayClientRef(view)
+  // A client that gives up cancels the call, unless the call became a task meanwhile.
+  const gone = new AbortController()
   const onGone = () => {
-    if (detached()) return
-    try {
-      sessions.runner.cancel(callId, client)
-    } catch {}
+    if (!detached()) gone.abort()
   }
   ctx.mcpReq.signal.addEventListener('abort', onGone, { once: true })
   try {
-    const running = sessions.runner.run(session, {
+    const { result } = await sessions.call({
+      session: view.grant.session ?? undefined,
       tool: entry.name,
       arguments: args,
       client,
       callId,
-      answerers: () => session.answererCount(),
+      signal: gone.signal,
       elicit: hooks.elicit,
       elicitUnavailable: hooks.elicitUnavailable,
       callerCanAnswer: hooks.callerCanAnswer,
+      onStart: (started) => {
+        session = started.session
+        // A client that gave up while its call was being set up cancels it as soon as it can be.
+        if (ctx.mcpReq.signal.aborted || cancels?.has(ctx.mcpReq.id) === true) onGone()
+      },
+      onEvent,
     })
-    // A client that gave up while its call was being set up cancels it as soon as it can be.
-    if (ctx.mcpReq.signal.aborted || cancels?.has(ctx.mcpReq.id) === true) onGone()
-    const { result } = await running
     if (result === DENIED_RESULT) {
       return deniedResult(view.nameOf(entry), deniedBy)
     }
@@ -220,7 +222,7 @@ export async function gatewayCall(
   } catch (error) {
     const failure = toFerryError(error, deps.log, {
       where: 'gateway call',
-      session: session.id,
+      session: session?.id,
       callId,
     })
     if (failure.code === ErrorCode.ConfirmationUnavailable) {
@@ -248,7 +250,6 @@ export async function gatewayCall(
     return errorResult(failure.message)
   } finally {
     relay.answered()
-    unsubscribe()
     ctx.mcpReq.signal.removeEventListener('abort', onGone)
   }
 }

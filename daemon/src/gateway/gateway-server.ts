@@ -3,9 +3,9 @@
 // session and per modern request, so building it is cheap and it holds nothing of its own.
 
 import { ProtocolError, Server, type ServerContext } from '@modelcontextprotocol/server'
-import type { Ferry } from '../core/ferry.js'
+import type { CatalogApi } from '../service/ferry-service.js'
 import type { Log } from '../log.js'
-import type { Sessions } from '../sessions/sessions.js'
+import type { SessionsApi } from '../service/ferry-service.js'
 import type { GatewayElicitation } from './elicitation.js'
 import { version } from '../version.js'
 import { ClientView } from './client-view.js'
@@ -21,8 +21,8 @@ import { PROMPTS_RESOURCES_CAPABILITIES, servePromptsAndResources } from './prom
 import type { GatewayGrant } from './token-store.js'
 
 export interface GatewayServerDeps {
-  ferry: Ferry
-  sessions: Sessions
+  catalog: CatalogApi
+  sessions: SessionsApi
   log: Log
   webshellUrl: () => string
   tasks: GatewayTasks
@@ -33,10 +33,10 @@ export interface GatewayServerDeps {
 const INVALID_PARAMS = -32602
 
 export const GATEWAY_INSTRUCTIONS = [
-  "Ferry is the person's own MCP gateway: it runs their MCP servers and serves them here as one server.",
+  "CatalogApi is the person's own MCP gateway: it runs their MCP servers and serves them here as one server.",
   'Tools and prompts are named mcp_{server}_{name} unless this client was set up for a single server;',
   'resources keep their URIs.',
-  'A tool that is not read-only waits until the person allows it in Ferry (its WebShell tab or a terminal);',
+  'A tool that is not read-only waits until the person allows it in CatalogApi (its WebShell tab or a terminal);',
   'while it waits, a request that carries a progress token gets progress every second.',
   'A call the person denies or cancels ends with an error result that says so; do not retry it unasked.',
   "Every call is recorded in the person's transcript.",
@@ -48,7 +48,7 @@ export function gatewayServer(
   grant: GatewayGrant,
   cancels?: SessionCancels,
 ): Server {
-  const view = new ClientView(deps.ferry, grant)
+  const view = new ClientView(deps.catalog, grant)
   const server = new Server(
     { name: 'ferry', title: 'Ferry', version },
     {
@@ -62,7 +62,7 @@ export function gatewayServer(
     },
   )
   server.setRequestHandler('tools/list', () => ({ tools: view.tools() }))
-  servePromptsAndResources(server, deps.ferry, view)
+  servePromptsAndResources(server, deps.catalog, view)
   server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
     const { name } = request.params
     const args = request.params.arguments ?? {}

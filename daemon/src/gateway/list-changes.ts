@@ -3,7 +3,7 @@
 // It also logs, once each, a resource URI or template that two servers offer.
 
 import { createHash } from 'node:crypto'
-import type { Ferry } from '../core/ferry.js'
+import type { CatalogApi } from '../service/ferry-service.js'
 import type { Log } from '../log.js'
 import { isModelVisible } from '../tools/registry.js'
 import { resourceClaims } from './prompts-resources.js'
@@ -24,12 +24,12 @@ export class ListChanges {
   private readonly clashesLogged = new Set<string>()
 
   constructor(
-    private readonly ferry: Ferry,
+    private readonly catalog: CatalogApi,
     private readonly notify: (lists: ReadonlySet<ListKind>) => void,
     private readonly log: Log,
   ) {
     this.last = this.digests()
-    ferry.onRegistryChange(() => {
+    catalog.onRegistryChange(() => {
       if (this.closed) return
       this.timer ??= setTimeout(() => this.settle(), LIST_CHANGE_DEBOUNCE_MS)
     })
@@ -51,10 +51,10 @@ export class ListChanges {
 
   /** What each list holds now, as every client's view is cut from it. */
   private digests(): Record<ListKind, string> {
-    const offerings = this.ferry.offerings()
+    const offerings = this.catalog.offerings()
     return {
       tools: digest(
-        this.ferry
+        this.catalog
           .registry()
           .filter(isModelVisible)
           .map((entry) => [entry.name, entry.definition]),
@@ -71,7 +71,7 @@ export class ListChanges {
   }
 
   private logClashes(): void {
-    const claims = resourceClaims(this.ferry, () => true)
+    const claims = resourceClaims(this.catalog, () => true)
     const clashes = [
       ...[...claims.uris].map(([uri, { servers }]) => ({ uri, servers })),
       ...[...claims.templates].map(([uriTemplate, { servers }]) => ({ uriTemplate, servers })),

@@ -15,7 +15,7 @@ import {
   type Server,
   type ServerCapabilities,
 } from '@modelcontextprotocol/server'
-import type { Ferry } from '../core/ferry.js'
+import type { CatalogApi } from '../service/ferry-service.js'
 import { qualifiedPrompts, type NamedPrompt } from '../core/offerings.js'
 import { errorMessage } from '../errors.js'
 import type { ClientView } from './client-view.js'
@@ -27,8 +27,8 @@ export const PROMPTS_RESOURCES_CAPABILITIES = {
 } satisfies ServerCapabilities
 
 /** The prompts a client sees, under the names it knows them by. */
-export function promptsFor(ferry: Ferry, view: ClientView): NamedPrompt[] {
-  return qualifiedPrompts(ferry.offerings())
+export function promptsFor(catalog: CatalogApi, view: ClientView): NamedPrompt[] {
+  return qualifiedPrompts(catalog.offerings())
     .filter((item) => view.reaches(item.server))
     .map((item) => (view.grant.unprefixed ? { ...item, name: item.prompt.name } : item))
 }
@@ -45,14 +45,17 @@ export interface ResourceClaims {
  * server's claims are what it lists and the `ui://` resources of its model-visible tools; the
  * first claimant of a URI serves it.
  */
-export function resourceClaims(ferry: Ferry, reaches: (server: string) => boolean): ResourceClaims {
+export function resourceClaims(
+  catalog: CatalogApi,
+  reaches: (server: string) => boolean,
+): ResourceClaims {
   const claims: ResourceClaims = { uris: new Map(), templates: new Map() }
   const uiOf = new Map<string, string[]>()
-  for (const entry of ferry.registry()) {
+  for (const entry of catalog.registry()) {
     if (entry.uiResourceUri === null || !entry.visibility.includes('model')) continue
     uiOf.set(entry.server, [...(uiOf.get(entry.server) ?? []), entry.uiResourceUri])
   }
-  for (const { server, offered } of ferry.offerings()) {
+  for (const { server, offered } of catalog.offerings()) {
     if (!reaches(server)) continue
     const claim = (uri: string, resource: Resource | undefined) => {
       const known = claims.uris.get(uri)
@@ -101,16 +104,20 @@ function upstreamFailure(error: unknown, what: string): ProtocolError {
 }
 
 /** Registers prompts/list, prompts/get, resources/list, resources/templates/list and resources/read. */
-export function servePromptsAndResources(server: Server, ferry: Ferry, view: ClientView): void {
-  const scoped = () => resourceClaims(ferry, (name) => view.reaches(name))
+export function servePromptsAndResources(
+  server: Server,
+  catalog: CatalogApi,
+  view: ClientView,
+): void {
+  const scoped = () => resourceClaims(catalog, (name) => view.reaches(name))
 
   server.setRequestHandler('prompts/list', () => ({
-    prompts: promptsFor(ferry, view).map(({ name, prompt }) => ({ ...prompt, name })),
+    prompts: promptsFor(catalog, view).map(({ name, prompt }) => ({ ...prompt, name })),
   }))
 
   server.setRequestHandler('prompts/get', async (request, ctx) => {
     const { name } = request.params
-    const found = promptsFor(ferry, view).find((item) => item.name === name)
+    const found = promptsFor(catalog, view).find((item) => item.name === name)
     if (found === undefined) {
       throw new ProtocolError(
         INVALID_PARAMS,
@@ -118,7 +125,7 @@ export function servePromptsAndResources(server: Server, ferry: Ferry, view: Cli
       )
     }
     try {
-      return await ferry.getPrompt(
+      return await catalog.getPrompt(
         found.server,
         found.prompt.name,
         request.params.arguments,
@@ -150,7 +157,7 @@ export function servePromptsAndResources(server: Server, ferry: Ferry, view: Cli
       )
     }
     try {
-      return await ferry.readResource(owner, uri, ctx.mcpReq.signal)
+      return await catalog.readResource(owner, uri, ctx.mcpReq.signal)
     } catch (error) {
       throw upstreamFailure(error, `resource "${uri}" of server "${owner}"`)
     }

@@ -3,7 +3,7 @@
 // what became of the task, and a restarted daemon still answers for the tasks of its last run.
 
 import type { CallToolResult, ClientRef, TranscriptEvent } from '../protocol/index.js'
-import type { Sessions } from '../sessions/sessions.js'
+import type { SessionsApi } from '../service/ferry-service.js'
 
 /** A call that answered its client with a task. */
 export interface NewTask {
@@ -62,11 +62,11 @@ export class TranscriptTaskStore implements TaskStore {
   /** taskId → where its `call.task` event is; read from the transcripts on first use. */
   private index: Map<string, IndexEntry> | undefined
 
-  constructor(private readonly sessions: Sessions) {}
+  constructor(private readonly sessions: SessionsApi) {}
 
   async create(task: NewTask): Promise<TaskSnapshot> {
     const index = this.indexed()
-    const session = this.sessions.manager.get(task.session)
+    const session = this.sessions.get(task.session)
     await session.emit({ type: 'call.task', callId: task.callId, taskId: task.taskId }, task.owner)
     index.set(task.taskId, { session: task.session, callId: task.callId, ownerId: task.owner.id })
     const snapshot = await this.get(task.taskId, task.owner)
@@ -77,7 +77,7 @@ export class TranscriptTaskStore implements TaskStore {
   async get(taskId: string, owner: ClientRef): Promise<TaskSnapshot | undefined> {
     const entry = this.indexed().get(taskId)
     if (entry === undefined || entry.ownerId !== owner.id) return undefined
-    const session = this.sessions.manager.all().find((candidate) => candidate.id === entry.session)
+    const session = this.sessions.all().find((candidate) => candidate.id === entry.session)
     // A deleted session takes its tasks with it.
     if (session === undefined) return undefined
     const events = session
@@ -89,7 +89,7 @@ export class TranscriptTaskStore implements TaskStore {
   private indexed(): Map<string, IndexEntry> {
     if (this.index !== undefined) return this.index
     const index = new Map<string, IndexEntry>()
-    for (const session of this.sessions.manager.all()) {
+    for (const session of this.sessions.all()) {
       for (const event of session.eventsAfter(0)) {
         if (event.type !== 'call.task' || event.client === null) continue
         index.set(event.taskId, {

@@ -17,8 +17,8 @@ import type { GatewaySettings } from '../config/types.js'
 import { errorMessage } from '../errors.js'
 import type { Log } from '../log.js'
 import { isCallEnd } from '../protocol/index.js'
-import type { Session } from '../sessions/session.js'
-import type { Sessions } from '../sessions/sessions.js'
+import type { SessionHandle } from '../service/ferry-service.js'
+import type { SessionsApi } from '../service/ferry-service.js'
 import { requestCapabilities, type ClientView } from './client-view.js'
 import { deniedResult, gatewayClientRef, WAITING_MESSAGE, type CallWatch } from './gateway-call.js'
 import { TranscriptTaskStore, type TaskSnapshot, type TaskStore } from './task-store.js'
@@ -36,7 +36,7 @@ const INTERNAL_ERROR = -32603
 const byTaskId = z.looseObject({ taskId: z.string().min(1) })
 
 export interface GatewayTasksDeps {
-  sessions: Sessions
+  sessions: SessionsApi
   log: Log
   settings: () => GatewaySettings
 }
@@ -77,9 +77,11 @@ export class GatewayTasks {
     if (!declaresTasks(server, ctx)) return run({})
     let detached = false
     let timer: NodeJS.Timeout | undefined
-    let begin: (call: { session: Session; callId: string }) => void = () => {}
-    const tasked = new Promise<{ session: Session; callId: string }>((resolve) => (begin = resolve))
-    const toTask = (session: Session, callId: string) => {
+    let begin: (call: { session: SessionHandle; callId: string }) => void = () => {}
+    const tasked = new Promise<{ session: SessionHandle; callId: string }>(
+      (resolve) => (begin = resolve),
+    )
+    const toTask = (session: SessionHandle, callId: string) => {
       if (detached) return
       // From here on the request is no longer the call's: its end does not cancel the call.
       detached = true
@@ -170,7 +172,7 @@ export class GatewayTasks {
       const snapshot = await find(taskId, ctx)
       if (snapshot.progress.status === 'working') {
         try {
-          this.deps.sessions.runner.cancel(snapshot.callId, owner)
+          this.deps.sessions.cancel(snapshot.callId, owner)
         } catch {
           // It ended meanwhile: cancelling an ended task changes nothing.
         }

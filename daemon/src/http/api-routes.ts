@@ -1,9 +1,9 @@
-// The REST API under /api (see docs/api.md). Handlers validate input, call the Ferry core, and
+// The REST API under /api (see docs/api.md). Handlers validate input, call the CatalogApi core, and
 // shape the response; they hold no state of their own.
 
 import { signInRoutes } from './sign-in-routes.js'
 import { Hono } from 'hono'
-import type { Ferry } from '../core/ferry.js'
+import type { CatalogApi } from '../service/ferry-service.js'
 import type { Log } from '../log.js'
 import {
   workspaceApproveRequestSchema,
@@ -13,7 +13,7 @@ import {
   type WorkspaceApproveResponse,
   type WorkspaceResponse,
 } from '../protocol/index.js'
-import type { Sessions } from '../sessions/sessions.js'
+import type { SessionsApi } from '../service/ferry-service.js'
 import { appRoutes } from './app-routes.js'
 import { callRoutes } from './call-routes.js'
 import { gatewayRoutes, type GatewayRouteDeps } from './gateway-routes.js'
@@ -25,8 +25,8 @@ import { inputRoutes } from './input-routes.js'
 import { sessionRoutes } from './session-routes.js'
 
 export interface ApiDeps {
-  ferry: Ferry
-  sessions: Sessions
+  catalog: CatalogApi
+  sessions: SessionsApi
   status: () => Omit<
     StatusResponse,
     | 'servers'
@@ -47,62 +47,62 @@ export interface ApiDeps {
 }
 
 export function apiRoutes(deps: ApiDeps): Hono {
-  const { ferry } = deps
+  const { catalog } = deps
   const api = new Hono()
 
   api.get('/status', async (c) => {
-    const servers = ferry.servers()
+    const servers = catalog.servers()
     const body: StatusResponse = {
       ...deps.status(),
       workspace: deps.sessions.workspace,
       defaultSession: (await deps.sessions.resolve(undefined)).id,
-      settingsFiles: ferry.settings.files,
-      usingDemo: ferry.settings.usingDemo,
-      warnings: ferry.settings.warnings,
+      settingsFiles: catalog.settings.files,
+      usingDemo: catalog.settings.usingDemo,
+      warnings: catalog.settings.warnings,
       servers: { total: servers.length, ready: servers.filter((s) => s.status === 'ready').length },
       awaitingApproval: servers.filter((s) => s.status === 'awaiting_approval').map((s) => s.name),
-      filesWithoutServers: ferry.settings.filesWithoutServers,
+      filesWithoutServers: catalog.settings.filesWithoutServers,
       gateway: {
         ...deps.gateway(),
-        enabled: ferry.settings.gateway.enabled,
-        phase: ferry.settings.gateway.phase,
+        enabled: catalog.settings.gateway.enabled,
+        phase: catalog.settings.gateway.phase,
       },
     }
     return c.json(body)
   })
 
-  api.get('/servers', (c) => c.json<ServerInfo[]>(ferry.servers()))
+  api.get('/servers', (c) => c.json<ServerInfo[]>(catalog.servers()))
 
   api.post('/servers/:name/reconnect', async (c) => {
-    await ferry.reconnect(c.req.param('name'))
-    return c.json<ServerInfo[]>(ferry.servers())
+    await catalog.reconnect(c.req.param('name'))
+    return c.json<ServerInfo[]>(catalog.servers())
   })
 
   api.get('/tools', async (c) => {
     const server = c.req.query('server')
-    if (c.req.query('refresh') === 'true') await ferry.refreshTools(server)
-    return c.json<ToolInfo[]>(ferry.tools(server))
+    if (c.req.query('refresh') === 'true') await catalog.refreshTools(server)
+    return c.json<ToolInfo[]>(catalog.tools(server))
   })
 
   api.route('/', callRoutes(deps.sessions, deps.log))
-  api.route('/', offeringRoutes(ferry, deps.sessions))
+  api.route('/', offeringRoutes(catalog, deps.sessions))
   api.route('/', sessionRoutes(deps.sessions))
   api.route('/', inputRoutes(deps.sessions))
   api.route('/', grantRoutes(deps.sessions))
   api.route('/', gatewayRoutes(deps.gatewayTokens))
-  api.route('/', observeRoutes(ferry))
-  api.route('/', signInRoutes(ferry.signIn))
+  api.route('/', observeRoutes(catalog))
+  api.route('/', signInRoutes(catalog.signIn))
   api.route('/', appRoutes(deps.sessions))
 
-  api.post('/reload', async (c) => c.json(await ferry.reload()))
+  api.post('/reload', async (c) => c.json(await catalog.reload()))
 
   api.get('/workspace', async (c) =>
-    c.json<WorkspaceResponse>(await ferry.workspaceEntries(c.req.queries('server') ?? [])),
+    c.json<WorkspaceResponse>(await catalog.workspaceEntries(c.req.queries('server') ?? [])),
   )
 
   api.post('/workspace/approve', async (c) => {
     const body = parseBody(workspaceApproveRequestSchema, await jsonBody(c))
-    return c.json<WorkspaceApproveResponse>(await ferry.approveWorkspace(body.entries))
+    return c.json<WorkspaceApproveResponse>(await catalog.approveWorkspace(body.entries))
   })
 
   api.post('/shutdown', (c) => {

@@ -3,15 +3,13 @@
 
 import { Hono } from 'hono'
 import type { AppsResponse } from '../protocol/index.js'
-import { appContexts } from '../sessions/app-transcript.js'
-import type { Sessions } from '../sessions/sessions.js'
+import type { SessionsApi } from '../service/ferry-service.js'
 
-export function appRoutes(sessions: Sessions): Hono {
+export function appRoutes(sessions: SessionsApi): Hono {
   const routes = new Hono()
 
   routes.get('/sessions/:id/apps', (c) => {
-    const session = sessions.manager.get(c.req.param('id'))
-    return c.json<AppsResponse>({ session: session.id, apps: appContexts(session.eventsAfter(0)) })
+    return c.json<AppsResponse>(sessions.appContexts(c.req.param('id')))
   })
 
   return routes

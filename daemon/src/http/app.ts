@@ -84,7 +84,7 @@ export function createApp(deps: AppDeps): Hono {
     return c.body(file.body as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': file.contentType })
   })
 
-  mountOAuthCallback(app, () => deps.ferry.signIn)
+  mountOAuthCallback(app, () => deps.catalog.signIn)
   if (deps.mcp !== undefined) {
     mountMcpRoute(app, { ...deps.mcp, adminToken: deps.token, connections: deps.connections })
   }

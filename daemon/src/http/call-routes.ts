@@ -11,8 +11,8 @@ import { stream } from 'hono/streaming'
 import { z } from 'zod'
 import { toFerryError, toWireError } from '../errors.js'
 import type { Log } from '../log.js'
-import type { CallResponse, CallStreamLine, ClientRef } from '../protocol/index.js'
-import type { Sessions } from '../sessions/sessions.js'
+import type { CallResponse, CallStreamLine, ClientRef, TranscriptEvent } from '../protocol/index.js'
+import type { SessionsApi } from '../service/ferry-service.js'
 import { errorBody } from './error-response.js'
 import { jsonBody, parseBody } from './guards.js'
 import { callFields, clientSchema, outcomeSchema } from './wire-schemas.js'
@@ -37,45 +37,75 @@ export function requestClient(client: z.infer<typeof clientSchema> | undefined):
   }
 }
 
-export function callRoutes(sessions: Sessions, log: Log): Hono {
+/** What an NDJSON caller is told of one of its call's events; nothing for the rest. */
+function streamLine(event: TranscriptEvent): CallStreamLine | undefined {
+  switch (event.type) {
+    case 'call.progress': {
+      const { progress, total, message } = event
+      return {
+        progress: {
+          progress,
+          ...(total === undefined ? {} : { total }),
+          ...(message === undefined ? {} : { message }),
+        },
+      }
+    }
+    case 'input.requested': {
+      const { seq: _seq, time: _time, client: _client, truncated: _truncated, ...input } = event
+      return { input }
+    }
+    case 'input.resolved': {
+      const { inputId, action } = event
+      return { inputResolved: { inputId, action, by: event.client?.label ?? null } }
+    }
+    case 'confirmation.requested':
+      return { confirmation: { callId: event.callId, tool: event.tool, server: event.server } }
+    case 'confirmation.resolved':
+      return {
+        confirmed: {
+          callId: event.callId,
+          outcome: event.outcome,
+          by: event.client?.label ?? 'Ferry',
+        },
+      }
+    default:
+      return undefined
+  }
+}
+
+export function callRoutes(sessions: SessionsApi, log: Log): Hono {
   const routes = new Hono()
 
   routes.post('/call', async (c) => {
     const body = parseBody(callBody, await jsonBody(c))
-    const session = await sessions.resolve(body.session)
-    const callId = body.id ?? sessions.runner.newCallId()
     const client = requestClient(body.client)
     const streaming = (c.req.header('accept') ?? '').includes('application/x-ndjson')
-
     // A client that goes away before its answer is written cancels the call.
     const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing
-    const onGone = () => {
-      if (outgoing?.writableFinished !== true) {
-        try {
-          sessions.runner.cancel(callId, client)
-        } catch {}
-      }
+    const gone = new AbortController()
+    const onClose = () => {
+      if (outgoing?.writableFinished !== true) gone.abort()
     }
-    outgoing?.once('close', onGone)
-    const run = () =>
-      sessions.runner.run(session, {
-        tool: body.tool,
-        arguments: body.arguments ?? {},
-        client,
-        timeoutMs: body.timeoutMs,
-        callId,
-        preapproved: body.yes,
-        callerCanAnswer: streaming && body.interactive === true,
-        callerAnswersInputs: streaming && body.interactive === true,
-        answerers: () => session.answererCount(),
-      })
+    outgoing?.once('close', onClose)
+    const call = {
+      session: body.session,
+      tool: body.tool,
+      arguments: body.arguments ?? {},
+      client,
+      timeoutMs: body.timeoutMs,
+      callId: body.id,
+      preapproved: body.yes,
+      callerCanAnswer: streaming && body.interactive === true,
+      callerAnswersInputs: streaming && body.interactive === true,
+      signal: gone.signal,
+    }
 
     if (!streaming) {
       try {
-        const { result } = await run()
+        const { callId, session, result } = await sessions.call(call)
         return c.json<CallResponse>({ id: callId, session: session.id, result })
       } finally {
-        outgoing?.off('close', onGone)
+        outgoing?.off('close', onClose)
       }
     }
     c.header('Content-Type', 'application/x-ndjson')
@@ -84,53 +114,36 @@ export function callRoutes(sessions: Sessions, log: Log): Hono {
       let written: Promise<unknown> = Promise.resolve()
       const write = (line: CallStreamLine) =>
         (written = written.then(() => out.write(`${JSON.stringify(line)}\n`)))
-      // The call's questions, by id: their `input.resolved` carries no call id.
-      const inputs = new Set<string>()
-      const unsubscribe = session.subscribe(session.info().headSeq, (event) => {
-        if (event.type === 'input.resolved' && inputs.delete(event.inputId)) {
-          const { inputId, action } = event
-          void write({ inputResolved: { inputId, action, by: event.client?.label ?? null } })
-          return
-        }
-        if (!('callId' in event) || event.callId !== callId) return
-        if (event.type === 'call.progress') {
-          const { progress, total, message } = event
-          void write({
-            progress: {
-              progress,
-              ...(total === undefined ? {} : { total }),
-              ...(message === undefined ? {} : { message }),
-            },
-          })
-        } else if (event.type === 'input.requested') {
-          inputs.add(event.inputId)
-          const { seq: _seq, time: _time, client: _client, truncated: _truncated, ...input } = event
-          void write({ input })
-        } else if (event.type === 'confirmation.requested') {
-          void write({ confirmation: { callId, tool: event.tool, server: event.server } })
-        } else if (event.type === 'confirmation.resolved') {
-          void write({
-            confirmed: { callId, outcome: event.outcome, by: event.client?.label ?? 'Ferry' },
-          })
-        }
-      })
+      let started: { callId: string; session: string } | undefined
       try {
-        await write({ call: { id: callId, session: session.id } })
-        const { result } = await run()
+        const { result } = await sessions.call({
+          ...call,
+          onStart: ({ callId, session }) => {
+            started = { callId, session: session.id }
+            void write({ call: { id: callId, session: session.id } })
+          },
+          onEvent: (event) => {
+            const line = streamLine(event)
+            if (line !== undefined) void write(line)
+          },
+        })
         await write({ result })
       } catch (error) {
-        const wire = toWireError(error, log, { where: 'ndjson call', session: session.id, callId })
+        const wire = toWireError(error, log, {
+          where: 'ndjson call',
+          session: started?.session,
+          callId: started?.callId,
+        })
         await write(errorBody(wire.code, wire.message))
       } finally {
-        unsubscribe()
-        outgoing?.off('close', onGone)
+        outgoing?.off('close', onClose)
       }
     })
   })
 
   routes.post('/calls/:id/cancel', (c) => {
     const id = c.req.param('id')
-    sessions.runner.cancel(id, requestClient(undefined))
+    sessions.cancel(id, requestClient(undefined))
     return c.json({ cancelled: id })
   })
 
@@ -138,7 +151,7 @@ export function callRoutes(sessions: Sessions, log: Log): Hono {
     const body = parseBody(answerBody, await jsonBody(c))
     const id = c.req.param('id')
     try {
-      await sessions.broker.answer(id, body.outcome, requestClient(body.client))
+      await sessions.answer(id, body.outcome, requestClient(body.client))
     } catch (error) {
       throw toFerryError(error, log, { where: 'http answer', callId: id })
     }

@@ -8,7 +8,7 @@ import {
   type GrantRevokeResponse,
   type GrantsResponse,
 } from '../protocol/index.js'
-import type { Sessions } from '../sessions/sessions.js'
+import type { SessionsApi } from '../service/ferry-service.js'
 import { requestClient } from './call-routes.js'
 import { jsonBody, parseBody } from './guards.js'
 import { clientSchema } from './wire-schemas.js'
@@ -19,7 +19,7 @@ const revokeBody = grantRevokeRequestSchema
     message: 'name the grants to revoke in "ids", or send "all": true, not both',
   })
 
-export function grantRoutes(sessions: Sessions): Hono {
+export function grantRoutes(sessions: SessionsApi): Hono {
   const routes = new Hono()
   routes.get('/grants', async (c) =>
     c.json<GrantsResponse>(await sessions.grants(c.req.query('session'))),

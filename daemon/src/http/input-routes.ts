@@ -4,18 +4,18 @@
 
 import { Hono } from 'hono'
 import { inputAnswerSchema, type InputAnswerResponse } from '../protocol/index.js'
-import type { Sessions } from '../sessions/sessions.js'
+import type { SessionsApi } from '../service/ferry-service.js'
 import { requestClient } from './call-routes.js'
 import { jsonBody, parseBody } from './guards.js'
 import { clientSchema } from './wire-schemas.js'
 
 const answerBody = inputAnswerSchema.extend({ client: clientSchema.optional() })
 
-export function inputRoutes(sessions: Sessions): Hono {
+export function inputRoutes(sessions: SessionsApi): Hono {
   const routes = new Hono()
   routes.post('/inputs/:id/answer', async (c) => {
     const { client, ...answer } = parseBody(answerBody, await jsonBody(c))
-    const response = await sessions.inputs.answer(c.req.param('id'), answer, requestClient(client))
+    const response = await sessions.answerInput(c.req.param('id'), answer, requestClient(client))
     return c.json<InputAnswerResponse>(response)
   })
   return routes

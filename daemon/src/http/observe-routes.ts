@@ -2,7 +2,7 @@
 // protocol trace, and its log level (read and set at run time).
 
 import { Hono } from 'hono'
-import type { Ferry } from '../core/ferry.js'
+import type { CatalogApi } from '../service/ferry-service.js'
 import { ErrorCode, FerryError } from '../errors.js'
 import {
   logLevelRequestSchema,
@@ -25,30 +25,32 @@ export function afterParam(raw: string | undefined): number {
   return after
 }
 
-export function observeRoutes(ferry: Ferry): Hono {
+export function observeRoutes(catalog: CatalogApi): Hono {
   const routes = new Hono()
 
   routes.get('/servers/:name/logs', (c) => {
     const server = c.req.param('name')
     const after = afterParam(c.req.query('after'))
-    const observer = ferry.observer(server)
-    const lines = ferry.serverConfig(server) === undefined ? [] : ferry.logs(server)
+    const observer = catalog.observer(server)
+    const lines = catalog.serverConfig(server) === undefined ? [] : catalog.logs(server)
     return c.json<LogsResponse>({ server, lines, entries: observer.linesAfter(after) })
   })
 
   routes.get('/servers/:name/trace', (c) => {
     const server = c.req.param('name')
     const after = afterParam(c.req.query('after'))
-    return c.json<TraceResponse>({ server, entries: ferry.observer(server).trace.after(after) })
+    return c.json<TraceResponse>({ server, entries: catalog.observer(server).trace.after(after) })
   })
 
   routes.get('/servers/:name/log-level', (c) =>
-    c.json<LogLevelResponse>(ferry.observer(c.req.param('name')).describe()),
+    c.json<LogLevelResponse>(catalog.observer(c.req.param('name')).describe()),
   )
 
   routes.put('/servers/:name/log-level', async (c) => {
     const body = parseBody(logLevelRequestSchema, await jsonBody(c))
-    return c.json<LogLevelResponse>(await ferry.observer(c.req.param('name')).setLevel(body.level))
+    return c.json<LogLevelResponse>(
+      await catalog.observer(c.req.param('name')).setLevel(body.level),
+    )
   })
 
   return routes

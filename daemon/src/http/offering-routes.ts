@@ -5,7 +5,7 @@
 import type { HttpBindings } from '@hono/node-server'
 import type { Context } from 'hono'
 import { Hono } from 'hono'
-import type { Ferry } from '../core/ferry.js'
+import type { CatalogApi } from '../service/ferry-service.js'
 import { toPromptInfo } from '../core/offerings.js'
 import {
   completionRequestSchema,
@@ -18,7 +18,7 @@ import {
   type ResourceSubscriptionResponse,
   type ResourcesResponse,
 } from '../protocol/index.js'
-import type { Sessions } from '../sessions/sessions.js'
+import type { SessionsApi } from '../service/ferry-service.js'
 import { requestClient } from './call-routes.js'
 import { jsonBody, parseBody } from './guards.js'
 
@@ -33,21 +33,23 @@ function clientGone(c: Context): { signal: AbortSignal; done: () => void } {
   return { signal: controller.signal, done: () => outgoing?.off('close', onGone) }
 }
 
-export function offeringRoutes(ferry: Ferry, sessions: Sessions): Hono {
+export function offeringRoutes(catalog: CatalogApi, sessions: SessionsApi): Hono {
   const routes = new Hono()
 
   routes.get('/prompts', (c) =>
-    c.json<PromptInfo[]>(ferry.prompts(c.req.query('server')).map(toPromptInfo)),
+    c.json<PromptInfo[]>(catalog.prompts(c.req.query('server')).map(toPromptInfo)),
   )
 
-  routes.get('/resources', (c) => c.json<ResourcesResponse>(ferry.resources(c.req.query('server'))))
+  routes.get('/resources', (c) =>
+    c.json<ResourcesResponse>(catalog.resources(c.req.query('server'))),
+  )
 
   routes.post('/prompts/get', async (c) => {
     const body = parseBody(promptGetRequestSchema, await jsonBody(c))
     const session = await sessions.resolve(body.session)
     const gone = clientGone(c)
     try {
-      const got = await sessions.offerings.getPrompt(
+      const got = await sessions.getPrompt(
         session,
         { name: body.name, arguments: body.arguments ?? {} },
         requestClient(body.client),
@@ -68,7 +70,7 @@ export function offeringRoutes(ferry: Ferry, sessions: Sessions): Hono {
     const session = await sessions.resolve(body.session)
     const gone = clientGone(c)
     try {
-      const result = await sessions.offerings.readResource(
+      const result = await sessions.readResource(
         session,
         body.server,
         body.uri,
@@ -92,9 +94,8 @@ export function offeringRoutes(ferry: Ferry, sessions: Sessions): Hono {
       const session = await sessions.resolve(body.session)
       const client = requestClient(body.client)
       let seq: number | null = null
-      if (subscribed)
-        seq = await sessions.subscriptions.subscribe(session, body.server, body.uri, client)
-      else await sessions.subscriptions.unsubscribe(session, body.server, body.uri, client)
+      if (subscribed) seq = await sessions.subscribeResource(session, body.server, body.uri, client)
+      else await sessions.unsubscribeResource(session, body.server, body.uri, client)
       return c.json<ResourceSubscriptionResponse>({
         session: session.id,
         server: body.server,
@@ -109,7 +110,7 @@ export function offeringRoutes(ferry: Ferry, sessions: Sessions): Hono {
     const body = parseBody(completionRequestSchema, await jsonBody(c))
     const gone = clientGone(c)
     try {
-      return c.json<CompletionResponse>(await sessions.offerings.complete(body, gone.signal))
+      return c.json<CompletionResponse>(await sessions.complete(body, gone.signal))
     } finally {
       gone.done()
     }

@@ -2,21 +2,21 @@
 // of a followed server as a `trace` or `server_log` message, after an optional replay of what is
 // kept, with no gap between the two.
 
-import type { Ferry } from '../core/ferry.js'
+import type { CatalogApi } from '../service/ferry-service.js'
 import type { FollowServerCommand, StreamMessage } from '../protocol/index.js'
 
 export class ServerFollows {
   private readonly stops = new Map<string, () => void>()
 
   constructor(
-    private readonly ferry: Ferry,
+    private readonly catalog: CatalogApi,
     private readonly send: (message: StreamMessage) => void,
   ) {}
 
   /** Replays, then follows; throws (nothing followed) for a server not in the settings. */
   follow(command: FollowServerCommand): void {
     const { server } = command
-    const observer = this.ferry.observer(server)
+    const observer = this.catalog.observer(server)
     this.unfollow(server)
     const stops: (() => void)[] = []
     if (command.feeds.includes('trace')) {

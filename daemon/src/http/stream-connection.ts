@@ -2,12 +2,15 @@
 // then live), its commands, and the bound on what it may leave unread.
 
 import { randomBytes } from 'node:crypto'
+import { setMaxListeners } from 'node:events'
 import type { WebSocket } from 'ws'
 import { z } from 'zod'
 import { ErrorCode, FerryError, toWireError, type ErrorContext } from '../errors.js'
 import type { Log } from '../log.js'
 import {
   CLOSE_TOO_SLOW,
+  appCommandRef,
+  appCommandSchema,
   followServerSchema,
   unfollowServerSchema,
   inputAnswerSchema,
@@ -16,10 +19,8 @@ import {
   type StreamMessage,
   type TranscriptEvent,
 } from '../protocol/index.js'
-import { AppInstances } from '../sessions/app-instances.js'
-import { appCommandRef, appCommandSchema } from '../sessions/app-requests.js'
-import type { Session } from '../sessions/session.js'
-import type { Sessions } from '../sessions/sessions.js'
+import type { AppHost, CatalogApi, SessionHandle } from '../service/ferry-service.js'
+import type { SessionsApi } from '../service/ferry-service.js'
 import { ServerFollows } from './server-follows.js'
 import { callFields, clientSchema, outcomeSchema } from './wire-schemas.js'
 
@@ -77,34 +78,32 @@ function eventFrame(session: string, event: TranscriptEvent): Buffer {
 export class StreamConnection {
   private client: ClientRef
   private readOnly = false
-  private session: Session | undefined
+  private session: SessionHandle | undefined
   private unsubscribe: (() => void) | undefined
   private alive = true
-  /** Calls this client started and that still run: a client that goes away cancels them. */
-  private readonly calls = new Set<string>()
+  /** Aborts when the client goes away, which cancels every call it started that still runs. */
+  private readonly gone = new AbortController()
   private readonly follows: ServerFollows
   /** The MCP Apps this client shows; they end when it goes. */
-  private readonly apps: AppInstances
+  private readonly apps: AppHost
 
   constructor(
     private readonly ws: WebSocket,
-    private readonly sessions: Sessions,
+    private readonly sessions: SessionsApi,
+    catalog: CatalogApi,
     private readonly log: Log,
   ) {
     this.client = { id: randomBytes(4).toString('hex'), kind: 'api', label: 'WebSocket client' }
-    this.follows = new ServerFollows(sessions.ferry, (message) => this.send(message))
-    this.apps = new AppInstances((callId) => this.sessions.runner.cancel(callId, this.client))
+    this.follows = new ServerFollows(catalog, (message) => this.send(message))
+    this.apps = sessions.appHost()
+    setMaxListeners(0, this.gone.signal)
     ws.on('message', (data, isBinary) => void this.onMessage(isBinary ? '' : data.toString()))
     ws.on('pong', () => (this.alive = true))
     ws.on('close', () => {
       this.unsubscribe?.()
       this.follows.close()
       this.apps.closeAll()
-      for (const callId of this.calls) {
-        try {
-          this.sessions.runner.cancel(callId, this.client)
-        } catch {}
-      }
+      this.gone.abort()
     })
     ws.on('error', () => {})
     this.send({ type: 'welcome', clientId: this.client.id })
@@ -215,30 +214,26 @@ export class StreamConnection {
       }
       case 'call': {
         this.writable()
-        const session = this.session ?? (await this.sessions.resolve(undefined))
-        const callId = message.id ?? this.sessions.runner.newCallId()
-        this.calls.add(callId)
-        await this.sessions.runner
-          .run(session, {
-            tool: message.tool,
-            arguments: message.arguments ?? {},
-            client: this.client,
-            timeoutMs: message.timeoutMs,
-            callId,
-            answerers: () => session.answererCount(),
-          })
-          .finally(() => this.calls.delete(callId))
+        const { callId } = await this.sessions.call({
+          session: this.session?.id,
+          tool: message.tool,
+          arguments: message.arguments ?? {},
+          client: this.client,
+          timeoutMs: message.timeoutMs,
+          callId: message.id,
+          signal: this.gone.signal,
+        })
         this.send({ type: 'reply', ref: message.ref, ok: true, callId })
         return
       }
       case 'cancel':
         this.writable()
-        this.sessions.runner.cancel(message.callId, this.client)
+        this.sessions.cancel(message.callId, this.client)
         this.send({ type: 'reply', ref: message.ref, ok: true, callId: message.callId })
         return
       case 'answer':
         this.writable()
-        await this.sessions.broker.answer(message.callId, message.outcome, this.client)
+        await this.sessions.answer(message.callId, message.outcome, this.client)
         this.send({ type: 'reply', ref: message.ref, ok: true, callId: message.callId })
         return
       case 'follow_server':
@@ -253,14 +248,13 @@ export class StreamConnection {
         this.writable()
         const { action, content } = message
         const answer = content === undefined ? { action } : { action, content }
-        await this.sessions.inputs.answer(message.inputId, answer, this.client)
+        await this.sessions.answerInput(message.inputId, answer, this.client)
         this.send({ type: 'reply', ref: message.ref, ok: true })
         return
       }
       case 'app_open': {
         this.writable()
-        const session = this.session ?? (await this.sessions.resolve(undefined))
-        const { appId } = this.apps.open(session, message.callId)
+        const { appId } = await this.apps.open(this.session?.id, message.callId)
         this.send({ type: 'reply', ref: message.ref, ok: true, appId })
         return
       }
@@ -269,8 +263,7 @@ export class StreamConnection {
         this.send({ type: 'reply', ref: message.ref, ok: true })
         return
       case 'app_request': {
-        const app = this.apps.get(message.appId)
-        const answer = await this.sessions.apps.handle(app, message, this.client)
+        const answer = await this.apps.request(message.appId, message, this.client)
         this.send({ type: 'reply', ref: message.ref, ok: true, ...answer })
         return
       }

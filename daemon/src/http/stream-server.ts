@@ -10,7 +10,7 @@ import { ErrorCode } from '../errors.js'
 import { GATEWAY_TOKEN_PREFIX } from '../gateway/token-store.js'
 import type { Log } from '../log.js'
 import { CLOSE_SHUTTING_DOWN, STREAM_AUTH_PREFIX, STREAM_PROTOCOL } from '../protocol/index.js'
-import type { Sessions } from '../sessions/sessions.js'
+import type { CatalogApi, SessionsApi } from '../service/ferry-service.js'
 import type { ConnectionGuard } from './connection-guard.js'
 import { errorBody } from './error-response.js'
 import { tokenMatches } from './guards.js'
@@ -21,7 +21,8 @@ export const MAX_FRAME_BYTES = 1024 * 1024
 const HEARTBEAT_MS = 15_000
 
 export interface StreamDeps {
-  sessions: Sessions
+  catalog: CatalogApi
+  sessions: SessionsApi
   token: string
   log: Log
   hosts: () => ReadonlySet<string>
@@ -79,7 +80,7 @@ export function attachStream(server: Server, deps: StreamDeps): { close(): void 
     }
     deps.connections?.authenticated(socket as Socket)
     wss.handleUpgrade(request, socket, head, (ws: WebSocket) => {
-      const connection = new StreamConnection(ws, deps.sessions, deps.log)
+      const connection = new StreamConnection(ws, deps.sessions, deps.catalog, deps.log)
       connections.add(connection)
       ws.once('close', () => connections.delete(connection))
     })

@@ -47,7 +47,7 @@ import { ServerProcess } from './server-process.js'
 import { StderrRing } from './stderr-ring.js'
 import { taskSupportOf } from '../tools/task-support.js'
 import { callAsTask, NO_TASK_CALLS, taskCallsOn } from './task-call.js'
-import { createTransport } from './transports.js'
+import { createTransport, type TransportFactory } from './transports.js'
 import type { ServerSignIn, SignIns } from './oauth/sign-ins.js'
 
 export const BACKOFF_START_MS = 500
@@ -59,6 +59,8 @@ export const MAX_TOTAL_TIMEOUT_FACTOR = 10
 
 export interface ConnectionDeps {
   clientInfo: { name: string; version: string }
+  /** Makes each attempt's transport; the one the settings name unless a test supplies its own. */
+  transport?: TransportFactory | undefined
   priors: PriorStore
   log: Log
   onChange: () => void
@@ -570,7 +572,7 @@ export class Connection {
     }
     this.transport = this.config.transport
     let fellBackFrom: HttpFailure | undefined
-    const transport: Transport = createTransport(this.config, {
+    const transport: Transport = (this.deps.transport ?? createTransport)(this.config, {
       onStderr: (chunk) => this.stderr.push(chunk),
       negotiatedVersion: () => client.getNegotiatedProtocolVersion(),
       observe: this.observer.tap(() => client.getProtocolEra()),

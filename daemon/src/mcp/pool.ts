@@ -10,6 +10,7 @@ import type { SignIns } from './oauth/sign-ins.js'
 
 export interface PoolDeps {
   workspace: string
+  transport?: ConnectionDeps['transport']
   clientInfo: { name: string; version: string }
   priors: PriorStore
   log: Log
@@ -121,6 +122,7 @@ export class Pool {
 
   private connectionDeps(): ConnectionDeps {
     return {
+      transport: this.deps.transport,
       clientInfo: this.deps.clientInfo,
       priors: this.deps.priors,
       log: this.deps.log,

@@ -34,8 +34,17 @@ export interface TransportHooks {
   authProvider?: OAuthClientProvider
 }
 
+/** Makes the transport a connection talks to its server over. */
+export type TransportFactory = (config: ServerConfig, hooks: TransportHooks) => Transport
+
+/** The transport a server's settings name (stdio, Streamable HTTP or SSE). */
 export function createTransport(config: ServerConfig, hooks: TransportHooks): Transport {
-  return observed(inSentOrder(baseTransport(config, hooks), hooks.observe), hooks.observe)
+  return withHooks(baseTransport(config, hooks), hooks)
+}
+
+/** Any transport, observed and delivering in the server's order, as a connection needs it. */
+export function withHooks(transport: Transport, hooks: TransportHooks): Transport {
+  return observed(inSentOrder(transport, hooks.observe), hooks.observe)
 }
 
 /** Every message the client sends passes `observe` first, whatever the transport underneath. */

@@ -162,3 +162,22 @@ export interface AppsResponse {
   session: string
   apps: AppContextInfo[]
 }
+
+/** The schema of an App stream command, chosen by its `type`; undefined for any other command. */
+export function appCommandSchema(
+  value: unknown,
+): typeof appOpenSchema | typeof appCloseSchema | typeof appRequestCommandSchema | undefined {
+  const type =
+    typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined
+  if (type === 'app_open') return appOpenSchema
+  if (type === 'app_close') return appCloseSchema
+  if (type === 'app_request') return appRequestCommandSchema
+  return undefined
+}
+
+/** The `ref` of an App stream command, when it has a usable one, even if the rest does not fit. */
+export function appCommandRef(value: unknown): string | undefined {
+  if (appCommandSchema(value) === undefined) return undefined
+  const ref = (value as { ref?: unknown }).ref
+  return typeof ref === 'string' && ref.length >= 1 && ref.length <= 100 ? ref : undefined
+}

@@ -4,6 +4,7 @@
 // that ends cancels its running calls.
 
 import { randomBytes } from 'node:crypto'
+import { setMaxListeners } from 'node:events'
 import { ErrorCode, FerryError } from '../errors.js'
 import { appDisplayOf } from './app-transcript.js'
 import type { Session } from './session.js'
@@ -18,9 +19,7 @@ export interface LiveApp {
   /** The App's own server: the only one it may call or read. */
   server: string
   resourceUri: string
-  /** The calls the App started that still run. */
-  calls: Set<string>
-  /** Aborts when the App ends, so its reads stop with it. */
+  /** Aborts when the App ends, so its reads and the calls it started stop with it. */
   signal: AbortSignal
 }
 
@@ -31,9 +30,6 @@ export class AppInstances {
   private readonly live = new Map<string, { app: LiveApp; controller: AbortController }>()
   private readonly ended = new Map<string, string>()
 
-  /** `cancel` stops one running call the App started (`by` its tab). */
-  constructor(private readonly cancel: (callId: string) => void) {}
-
   /** Opens the App of `callId` in `session`, replacing this connection's earlier one of it. */
   open(session: Session, callId: string): LiveApp {
     const { display, tool } = appDisplayOf(session.eventsAfter(0), session.id, callId)
@@ -43,6 +39,8 @@ export class AppInstances {
       }
     }
     const controller = new AbortController()
+    // Every read and call of the App listens for its end.
+    setMaxListeners(0, controller.signal)
     const app: LiveApp = {
       appId: randomBytes(8).toString('hex'),
       session,
@@ -50,7 +48,6 @@ export class AppInstances {
       tool,
       server: display.serverName,
       resourceUri: display.resourceUri,
-      calls: new Set(),
       signal: controller.signal,
     }
     this.live.set(app.appId, { app, controller })
@@ -95,12 +92,5 @@ export class AppInstances {
       if (oldest !== undefined) this.ended.delete(oldest)
     }
     live.controller.abort()
-    for (const callId of live.app.calls) {
-      try {
-        this.cancel(callId)
-      } catch {
-        // It ended meanwhile.
-      }
-    }
   }
 }

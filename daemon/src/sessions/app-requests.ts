@@ -8,9 +8,6 @@ import { ErrorCode, FerryError } from '../errors.js'
 import type { Log } from '../log.js'
 import {
   APP_DOWNLOAD_BYTES_LIMIT,
-  appCloseSchema,
-  appOpenSchema,
-  appRequestCommandSchema,
   type AppRequest,
   type ClientRef,
   type TranscriptEventBody,
@@ -18,32 +15,13 @@ import {
 import type { Discovered } from '../mcp/discovery.js'
 import { AppBudget } from './app-budget.js'
 import type { LiveApp } from './app-instances.js'
-import type { CallRunner } from './call-runner.js'
+import type { SessionCalls } from './session-calls.js'
 import type { OfferingRunner } from './offering-runner.js'
 
 /** What goes back to the App, and the id of the call a `tools/call` made. */
 export interface AppAnswer {
   result: unknown
   callId?: string
-}
-
-/** The schema of an App stream command, chosen by its `type`; undefined for any other command. */
-export function appCommandSchema(
-  value: unknown,
-): typeof appOpenSchema | typeof appCloseSchema | typeof appRequestCommandSchema | undefined {
-  const type =
-    typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined
-  if (type === 'app_open') return appOpenSchema
-  if (type === 'app_close') return appCloseSchema
-  if (type === 'app_request') return appRequestCommandSchema
-  return undefined
-}
-
-/** The `ref` of an App stream command, when it has a usable one, even if the rest does not fit. */
-export function appCommandRef(value: unknown): string | undefined {
-  if (appCommandSchema(value) === undefined) return undefined
-  const ref = (value as { ref?: unknown }).ref
-  return typeof ref === 'string' && ref.length >= 1 && ref.length <= 100 ? ref : undefined
 }
 
 function mebibytes(bytes: number): string {
@@ -74,7 +52,7 @@ export class AppRequests {
 
   constructor(
     private readonly ferry: Ferry,
-    private readonly runner: CallRunner,
+    private readonly calls: SessionCalls,
     private readonly offerings: OfferingRunner,
     log: Log,
   ) {
@@ -156,22 +134,16 @@ export class AppRequests {
     params: Extract<AppRequest, { method: 'tools/call' }>['params'],
     client: ClientRef,
   ): Promise<AppAnswer> {
-    const callId = this.runner.newCallId()
-    // Registered before the call starts, so an App that ends from here on cancels it.
-    app.calls.add(callId)
-    try {
-      const { result } = await this.runner.run(app.session, {
-        tool: params.name,
-        arguments: params.arguments ?? {},
-        client,
-        callId,
-        answerers: () => app.session.answererCount(),
-        app: { parentCallId: app.callId, server: app.server },
-      })
-      return { result, callId }
-    } finally {
-      app.calls.delete(callId)
-    }
+    // The App's end cancels the call.
+    const { result, callId } = await this.calls.call({
+      session: app.session.id,
+      tool: params.name,
+      arguments: params.arguments ?? {},
+      client,
+      signal: app.signal,
+      app: { parentCallId: app.callId, server: app.server },
+    })
+    return { result, callId }
   }
 
   /** What the App's server listed; Ferry reads every page itself, so there is no cursor to follow. */

@@ -4,9 +4,10 @@
 // panes listed here are shown: adding one is its module plus one entry.
 
 import type { ComponentType } from 'preact'
-import { ToolsPanel } from '../ToolsPanel.js'
+import type { PaneId } from '../store/nav-store.js'
+import { ToolsPane } from './ToolsPane.js'
 
-export type PaneId = 'tools' | 'prompts' | 'resources' | 'logs' | 'protocol' | 'grants'
+export type { PaneId }
 
 export interface PaneProps {
   /** The server picked in the navigation; null for every server. */
@@ -26,7 +27,7 @@ export interface PaneEntry {
 
 export const PANES: readonly PaneEntry[] = [
   // The first pane on screen: part of the first load.
-  { id: 'tools', label: 'Tools', pane: { ready: ToolsPanel } },
+  { id: 'tools', label: 'Tools', pane: { ready: ToolsPane } },
   {
     id: 'prompts',
     label: 'Prompts',

@@ -1,8 +1,10 @@
 // Where the person is: the server picked in the navigation (or every server) and the pane shown.
 
 import { signal, type Signal } from '@preact/signals'
-import type { PaneId } from '../panes/registry.js'
 import type { ResourceRequest } from '../panes/resource-request.js'
+
+/** The panes the navigation can show (see panes/registry.ts for each one). */
+export type PaneId = 'tools' | 'prompts' | 'resources' | 'logs' | 'protocol' | 'grants'
 
 export interface NavStore {
   /** The server whose parts the pane shows; null for every server. */

@@ -13,11 +13,11 @@ import {
 } from '@tanstack/virtual-core'
 import { memo } from 'preact/compat'
 import { useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks'
-import type { ToolAnnotations, ToolInfo } from '../../daemon/src/protocol/index.js'
-import { SchemaForm } from './form/SchemaForm.js'
-import type { PaneProps } from './panes/registry.js'
-import { useShell } from './store/shell-context.js'
-import { filterTools, indexTools, type ToolRow } from './tool-index.js'
+import type { ToolAnnotations, ToolInfo } from '../../../daemon/src/protocol/index.js'
+import { SchemaForm } from '../form/SchemaForm.js'
+import type { PaneProps } from './registry.js'
+import { useShell } from '../store/shell-context.js'
+import { filterTools, indexTools, type ToolRow } from '../tool-index.js'
 
 export type CallTool = (tool: string, args: Record<string, unknown>) => Promise<unknown>
 
@@ -137,7 +137,7 @@ function rowKey(row: ToolRow): string {
   return row.kind === 'server' ? ` ${row.server}` : row.tool.name
 }
 
-export function ToolsPanel({ server }: PaneProps) {
+export function ToolsPane({ server }: PaneProps) {
   const { store, controller } = useShell()
   const all = store.tools.value
   const tools = useMemo(
