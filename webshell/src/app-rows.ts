@@ -4,7 +4,6 @@
 
 import { appName, appQuote, appText } from '../../daemon/src/protocol/app-says.js'
 import type { AppEventBody, ClientRef, TranscriptEvent } from '../../daemon/src/protocol/index.js'
-import type { CallRow } from './transcript.js'
 import {
   cut,
   dataText,
@@ -52,7 +51,7 @@ export function appOrigin(
 }
 
 /** Who made a call, as the card and its question say it. */
-export function callerLabel(row: Pick<CallRow, 'client' | 'origin'>): string {
+export function callerLabel(row: { client: ClientRef | null; origin: AppOrigin | null }): string {
   const client = row.client === null ? 'Ferry' : row.client.label
   if (row.origin === null) return client
   const app = row.origin.parentTool === null ? 'an App' : `the App of ${row.origin.parentTool}`
@@ -60,7 +59,10 @@ export function callerLabel(row: Pick<CallRow, 'client' | 'origin'>): string {
 }
 
 /** What the card of `row` shows after `event` (not `app.message`, which is a line of its own). */
-export function appActivityPatch(row: CallRow, event: AppCardEvent): Partial<CallRow> {
+export function appActivityPatch(
+  row: { app: AppActivity | null },
+  event: AppCardEvent,
+): { app: AppActivity } {
   const activity = row.app ?? { modelContext: null, lines: [] }
   if (event.type === 'app.model_context') {
     const text = contextText(event)

@@ -14,6 +14,7 @@ import type {
   TranscriptEvent,
 } from '../../daemon/src/protocol/index.js'
 // The stream's own file, not the index: values from the index would bring its zod schemas along.
+import type { ErrorCode } from '../../daemon/src/protocol/errors.js'
 import { STREAM_AUTH_PREFIX, STREAM_PROTOCOL } from '../../daemon/src/protocol/stream.js'
 import { ApiError, api } from './api.js'
 import { tabLabel } from './tab-label.js'
@@ -43,7 +44,8 @@ export interface StreamHandlers {
 }
 
 type Answer = { callId?: string; appId?: string; result?: unknown }
-type Reply = ({ ok: true } & Answer) | { ok: false; error: { code: string; message: string } }
+type Reply =
+  ({ ok: true } & Answer) | { ok: false; error: { code: ClientErrorCode; message: string } }
 
 const FIRST_RETRY_MS = 250
 const HISTORY_PAGE = 10_000
@@ -55,9 +57,12 @@ const REFUSED =
 /** What the Apps on screen need of the stream: their lifecycle and requests with the daemon. */
 export type AppChannel = Pick<ShellStream, 'appOpen' | 'appClose' | 'appRequest' | 'socket'>
 
+/** A code the daemon answered, or `offline`: the tab could not reach it. */
+export type ClientErrorCode = ErrorCode | 'offline'
+
 export class StreamError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ClientErrorCode,
     message: string,
   ) {
     super(message)

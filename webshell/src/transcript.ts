@@ -12,6 +12,7 @@ import type {
   DisplayResult,
   ServerStatus,
   TranscriptEvent,
+  WireError,
 } from '../../daemon/src/protocol/index.js'
 import {
   appActivityPatch,
@@ -52,7 +53,7 @@ export interface CallRow {
     | null
   result: CallToolResult | null
   display: DisplayResult | null
-  failure: { code: string; message: string } | null
+  failure: WireError | null
   /** The seq of the event that ended the call. */
   endSeq: number | null
   /** What the server asked of a person during the call, in order. */

@@ -7,7 +7,7 @@ import { readRuntimeFile } from '../daemon/runtime-file.js'
 import {
   STREAM_AUTH_PREFIX,
   STREAM_PROTOCOL,
-  type ClientKind,
+  type ClientClaim,
   type StreamCommand,
   type StreamMessage,
   type TranscriptEvent,
@@ -16,7 +16,7 @@ import {
 export interface StreamClientOptions {
   stateDir: string
   session: string | undefined
-  client: { kind: ClientKind; label: string }
+  client: ClientClaim
   readOnly: boolean
   onEvent: (event: TranscriptEvent, session: string) => void
   onStatus?: (status: string) => void

@@ -16,7 +16,6 @@ import type { ServerConfig, Settings } from '../config/types.js'
 import { ErrorCode, FerryError, errorMessage } from '../errors.js'
 import type { Log } from '../log.js'
 import type { CallOptions, Connection } from '../mcp/connection.js'
-import type { Discovered } from '../mcp/discovery.js'
 import { Pool } from '../mcp/pool.js'
 import { SignIns } from '../mcp/oauth/sign-ins.js'
 import { SignInService } from './sign-in-service.js'
@@ -34,7 +33,12 @@ import type {
   WorkspaceEntry,
   WorkspaceResponse,
 } from '../protocol/index.js'
-import { qualifiedPrompts, resourceInfos, type NamedPrompt } from './offerings.js'
+import {
+  qualifiedPrompts,
+  resourceInfos,
+  type NamedPrompt,
+  type ServerOfferings,
+} from './offerings.js'
 import { approvalsLapsed, pickAsShown, waitingEntries } from './workspace-approval.js'
 import { buildRegistry, isModelVisible, toToolInfo, type RegistryEntry } from '../tools/registry.js'
 import { plainQualifiedName } from '../tools/qualified-names.js'
@@ -45,11 +49,7 @@ export type NoticeListener = (level: 'info' | 'warning' | 'error', message: stri
 /** `openCalls`: how many calls of that server were open on the wire when the message came. */
 export type ServerLogListener = (server: string, line: McpLogLine, openCalls: number) => void
 
-/** What one ready server lists, as it listed it. */
-export interface ServerOfferings {
-  server: string
-  offered: Discovered
-}
+export type { ServerOfferings }
 
 export interface FerryOptions {
   load: LoadOptions

@@ -11,8 +11,14 @@ import {
   type ResourcesResponse,
   type StoredBody,
 } from '../protocol/index.js'
+import type { Discovered } from '../mcp/discovery.js'
 import { qualifyNames } from '../tools/qualified-names.js'
-import type { ServerOfferings } from './ferry.js'
+
+/** What one ready server lists, as it listed it. */
+export interface ServerOfferings {
+  server: string
+  offered: Discovered
+}
 
 /** A read answers with at most this much content (text as UTF-8, blobs decoded): an App's limit. */
 export const RESOURCE_READ_LIMIT_BYTES = APP_HTML_LIMIT_BYTES

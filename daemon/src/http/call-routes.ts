@@ -15,7 +15,7 @@ import type { CallResponse, CallStreamLine, ClientRef, TranscriptEvent } from '.
 import type { SessionsApi } from '../service/ferry-service.js'
 import { errorBody } from './error-response.js'
 import { jsonBody, parseBody } from './guards.js'
-import { callFields, clientSchema, outcomeSchema } from './wire-schemas.js'
+import { callFields, clientSchema, outcomeSchema } from '../protocol/wire.js'
 
 const callBody = z.object({
   ...callFields,

@@ -34,7 +34,7 @@ const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   [ErrorCode.Internal]: 500,
 }
 
-export function errorBody(code: string, message: string): ErrorBody {
+export function errorBody(code: ErrorCode, message: string): ErrorBody {
   return { error: { code, message } }
 }
 

@@ -11,7 +11,7 @@ import {
 import type { SessionsApi } from '../service/ferry-service.js'
 import { requestClient } from './call-routes.js'
 import { jsonBody, parseBody } from './guards.js'
-import { clientSchema } from './wire-schemas.js'
+import { clientSchema } from '../protocol/wire.js'
 
 const revokeBody = grantRevokeRequestSchema
   .extend({ client: clientSchema.optional() })

@@ -7,7 +7,7 @@ import { inputAnswerSchema, type InputAnswerResponse } from '../protocol/index.j
 import type { SessionsApi } from '../service/ferry-service.js'
 import { requestClient } from './call-routes.js'
 import { jsonBody, parseBody } from './guards.js'
-import { clientSchema } from './wire-schemas.js'
+import { clientSchema } from '../protocol/wire.js'
 
 const answerBody = inputAnswerSchema.extend({ client: clientSchema.optional() })
 

@@ -4,16 +4,13 @@
 import { randomBytes } from 'node:crypto'
 import { setMaxListeners } from 'node:events'
 import type { WebSocket } from 'ws'
-import { z } from 'zod'
 import { ErrorCode, FerryError, toWireError, type ErrorContext } from '../errors.js'
 import type { Log } from '../log.js'
 import {
   CLOSE_TOO_SLOW,
   appCommandRef,
   appCommandSchema,
-  followServerSchema,
-  unfollowServerSchema,
-  inputAnswerSchema,
+  streamCommandSchema,
   type ClientRef,
   type StreamCommand,
   type StreamMessage,
@@ -22,46 +19,9 @@ import {
 import type { AppHost, CatalogApi, SessionHandle } from '../service/ferry-service.js'
 import type { SessionsApi } from '../service/ferry-service.js'
 import { ServerFollows } from './server-follows.js'
-import { callFields, clientSchema, outcomeSchema } from './wire-schemas.js'
 
 /** A client that leaves more than this unread is dropped; it can resume from its last seq. */
 export const MAX_UNSENT_BYTES = 8 * 1024 * 1024
-
-const command = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('hello'),
-    client: clientSchema,
-    readOnly: z.boolean().optional(),
-  }),
-  z.object({
-    type: z.literal('subscribe'),
-    session: z.string().min(1).optional(),
-    afterSeq: z.number().int().min(0).optional(),
-  }),
-  z.object({
-    type: z.literal('call'),
-    ref: z.string().min(1).max(100),
-    ...callFields,
-  }),
-  z.object({
-    type: z.literal('cancel'),
-    ref: z.string().min(1).max(100),
-    callId: z.string().min(1),
-  }),
-  z.object({
-    type: z.literal('answer'),
-    ref: z.string().min(1).max(100),
-    callId: z.string().min(1),
-    outcome: outcomeSchema,
-  }),
-  followServerSchema,
-  unfollowServerSchema,
-  inputAnswerSchema.extend({
-    type: z.literal('answer_input'),
-    ref: z.string().min(1).max(100),
-    inputId: z.string().min(1),
-  }),
-])
 
 /** Each event is serialised and encoded once, however many clients it goes to. */
 const frames = new WeakMap<TranscriptEvent, Buffer>()
@@ -153,7 +113,7 @@ export class StreamConnection {
     try {
       const raw: unknown = JSON.parse(text)
       appRef = appCommandRef(raw)
-      const result = (appCommandSchema(raw) ?? command).safeParse(raw)
+      const result = (appCommandSchema(raw) ?? streamCommandSchema).safeParse(raw)
       if (!result.success) {
         const issue = result.error.issues[0]
         throw new FerryError(

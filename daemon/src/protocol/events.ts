@@ -1,12 +1,17 @@
 // Transcript events: what a session records and every attached client receives, in `seq` order.
 // Browser-safe: types only.
 
+import type { WireError } from './errors.js'
 import type { AppEventBody, AppOrigin } from './apps.js'
-import type { CallToolResult, ServerStatus } from './index.js'
+import type { ServerStatus } from './server-status.js'
+
 import type { GrantRevokedEvent } from './grants.js'
 import type { InputRequestedEvent, InputResolvedEvent } from './inputs.js'
 import type { ServerLogEvent } from './observe.js'
 import type { OfferingEvent } from './offerings.js'
+
+/** The model-visible result, exactly as the server returned it. */
+export type CallToolResult = Record<string, unknown> & { isError?: boolean }
 
 /** `mcp`: an MCP client of the gateway (`/mcp` or `ferry mcp`), named by its gateway token. */
 export type ClientKind = 'cli' | 'attach' | 'webshell' | 'api' | 'mcp'
@@ -113,7 +118,7 @@ export type TranscriptEventBody =
       result: CallToolResult
       display: DisplayResult
     }
-  | { type: 'call.failed'; callId: string; error: { code: string; message: string } }
+  | { type: 'call.failed'; callId: string; error: WireError }
   | { type: 'call.cancelled'; callId: string }
   | { type: 'call.interrupted'; callId: string }
   /**

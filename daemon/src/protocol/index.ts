@@ -2,10 +2,12 @@
 // Browser-safe: this module imports nothing from node: and nothing with side effects; the zod
 // schemas in its files are for the daemon and the CLI, and the WebShell imports only types.
 
+import type { WireError } from './errors.js'
 import type { InputAction, InputRequestedEvent } from './inputs.js'
 import type { ServerLogLine } from './observe.js'
 import type { WorkspaceEntry } from './workspace.js'
 import type { ServerStatus } from './server-status.js'
+import type { CallToolResult } from './events.js'
 
 export type ProtocolEra = 'legacy' | 'modern'
 export type TransportKind = 'stdio' | 'streamable-http' | 'sse'
@@ -98,9 +100,6 @@ export type CallStreamLine =
   | { result: CallToolResult }
   | ErrorBody
 
-/** The model-visible result, exactly as the server returned it. */
-export type CallToolResult = Record<string, unknown> & { isError?: boolean }
-
 export interface CallResponse {
   id: string
   session: string
@@ -163,7 +162,7 @@ export interface LogsResponse {
 
 /** Every error body the API returns. */
 export interface ErrorBody {
-  error: { code: string; message: string }
+  error: WireError
 }
 /** One row of `GET /api/gateway/tokens` and `ferry gateway token list --json`; never the token. */
 export interface GatewayTokenInfo {
@@ -208,3 +207,5 @@ export * from './stream.js'
 export * from './workspace.js'
 export * from './server-status.js'
 export * from './sign-in.js'
+export * from './wire.js'
+export * from './errors.js'

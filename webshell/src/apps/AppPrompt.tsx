@@ -14,7 +14,14 @@ import {
   useArmed,
 } from '../questions/question-guard.js'
 import { size as sizeText } from '../transcript-lines.js'
-import type { AppPrompts, Prompt } from './app-prompts.js'
+import type { ReadonlySignal } from '@preact/signals'
+import type { Prompt } from './prompt-kinds.js'
+
+/** Where the prompt comes from: the question open now, and the App's container. */
+interface PromptSource {
+  current: ReadonlySignal<Prompt | null>
+  container: HTMLElement
+}
 
 /** One answer to the question; asleep until `armed`. */
 function Choice({
@@ -124,7 +131,7 @@ function DownloadQuestion({
   )
 }
 
-export function AppPrompt({ prompts }: { prompts: AppPrompts }) {
+export function AppPrompt({ prompts }: { prompts: PromptSource }) {
   const prompt = prompts.current.value
   const armed = useArmed(prompt)
   const box = useRef<HTMLDivElement>(null)

@@ -4,7 +4,7 @@
 
 import type { AppBridge, McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge'
 import { effect } from '@preact/signals'
-import type { Theme } from './app-view.js'
+import type { Theme } from './theme.js'
 import { HOST_DISPLAY_MODES, type DisplayMode, type DisplayModes } from './display-modes.js'
 import { hostEnvironment, hostLocale, hostStyles } from './host-context.js'
 

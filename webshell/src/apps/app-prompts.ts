@@ -7,12 +7,9 @@ import { signal } from '@preact/signals'
 import { createElement, render } from 'preact'
 import { saveFiles, type DownloadFile } from './app-files.js'
 import { AppPrompt } from './AppPrompt.js'
+import type { LinkAnswer, Prompt } from './prompt-kinds.js'
 
-export type LinkAnswer = 'once' | 'always' | 'declined'
-
-export type Prompt =
-  | { kind: 'link'; url: URL; answer(choice: LinkAnswer): void }
-  | { kind: 'download'; files: DownloadFile[]; answer(save: boolean): void }
+export type { LinkAnswer, Prompt }
 
 /** Opens a page in a new tab that gets neither this page's window nor its address. */
 export function openPage(url: URL): void {

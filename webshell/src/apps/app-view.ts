@@ -13,7 +13,9 @@ import { keepWarm, startEarly, takeFrame } from './sandbox-frames.js'
 export { MAX_HEIGHT_PX, MIN_HEIGHT_PX } from './app-placement.js'
 
 export type AppDisplay = Extract<DisplayResult, { type: 'mcp_app' }>
-export type Theme = 'light' | 'dark'
+import type { Theme } from './theme.js'
+
+export type { Theme }
 
 /** How long the proxy may take to announce itself before the card falls back to text. */
 export const PROXY_READY_MS = 5000

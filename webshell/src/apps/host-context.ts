@@ -8,7 +8,7 @@ import type {
   McpUiStyles,
   McpUiStyleVariableKey,
 } from '@modelcontextprotocol/ext-apps/app-bridge'
-import type { Theme } from './app-view.js'
+import type { Theme } from './theme.js'
 import { HOST_DISPLAY_MODES } from './display-modes.js'
 
 /** The WebShell's own custom properties (webshell/src/style.css) behind each App variable. */

@@ -8,6 +8,7 @@ import { useLayoutEffect, useRef, useState } from 'preact/hooks'
 import type { InputAnswer } from '../../../daemon/src/protocol/index.js'
 import { SchemaForm } from '../form/SchemaForm.js'
 import type { FieldError } from '../form/validate.js'
+import type { ClientErrorCode } from '../stream.js'
 import type { InputEntry } from './input-entries.js'
 import { RefuseButtons } from './RefuseButtons.js'
 import { refusalError } from './refusal.js'
@@ -17,7 +18,7 @@ import './inputs.css'
 
 /** An answer the daemon refused: `invalid_input_answer` names a field, `conflict` came too late. */
 export interface AnswerFailure {
-  code: string
+  code: ClientErrorCode
   message: string
 }
 

@@ -3,7 +3,7 @@
 
 import type { JSX } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import type { QuestionViewProps } from '../questions/views.js'
+import type { QuestionViewProps } from '../questions/question-props.js'
 import { useShell } from '../store/shell-context.js'
 import type { InputDialog } from './InputDialog.js'
 

@@ -11,7 +11,7 @@ import type {
 import { toJson } from '../result/content.js'
 import { clip } from '../result/media.js'
 import { createLogsStore, type LogsStore } from './logs-store.js'
-import type { PaneProps } from './registry.js'
+import type { PaneProps } from './pane-props.js'
 import { usePaneClient } from './use-pane-client.js'
 import './panes.css'
 

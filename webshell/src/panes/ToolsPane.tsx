@@ -15,7 +15,7 @@ import { memo } from 'preact/compat'
 import { useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks'
 import type { ToolAnnotations, ToolInfo } from '../../../daemon/src/protocol/index.js'
 import { SchemaForm } from '../form/SchemaForm.js'
-import type { PaneProps } from './registry.js'
+import type { PaneProps } from './pane-props.js'
 import { useShell } from '../store/shell-context.js'
 import { filterTools, indexTools, type ToolRow } from '../tool-index.js'
 

@@ -5,14 +5,11 @@
 
 import type { ComponentType } from 'preact'
 import type { PaneId } from '../store/nav-store.js'
+import type { PaneProps } from './pane-props.js'
 import { ToolsPane } from './ToolsPane.js'
 
 export type { PaneId }
-
-export interface PaneProps {
-  /** The server picked in the navigation; null for every server. */
-  server: string | null
-}
+export type { PaneProps }
 
 export interface PaneEntry {
   id: PaneId

@@ -7,7 +7,7 @@ import type { ConfirmationOutcome } from '../../../daemon/src/protocol/index.js'
 import { callerLabel } from '../app-rows.js'
 import { useShell } from '../store/shell-context.js'
 import { AnswerButton } from './AnswerButton.js'
-import type { QuestionViewProps } from './views.js'
+import type { QuestionViewProps } from './question-props.js'
 
 export const OUTCOMES: {
   outcome: ConfirmationOutcome

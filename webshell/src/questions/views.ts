@@ -4,15 +4,12 @@
 // controller; the bar does the rest.
 
 import type { ComponentType } from 'preact'
-import type { OpenQuestion, QuestionKind } from '../transcript.js'
+import type { QuestionKind } from '../transcript.js'
 import { InputQuestion } from '../inputs/InputQuestion.js'
 import { ConfirmationQuestion } from './ConfirmationQuestion.js'
+import type { QuestionViewProps } from './question-props.js'
 
-export interface QuestionViewProps {
-  question: OpenQuestion
-  /** The question has been shown for the guard time: its answer keys and buttons work. */
-  armed: boolean
-}
+export type { QuestionViewProps }
 
 export const QUESTION_VIEWS: Record<QuestionKind, ComponentType<QuestionViewProps>> = {
   confirmation: ConfirmationQuestion,
