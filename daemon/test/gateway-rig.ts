@@ -52,7 +52,10 @@ export interface GatewayRig {
   close(): Promise<void>
 }
 
-export async function startGatewayRig(): Promise<GatewayRig> {
+/** `waitingProgressMs`: how often a client waiting for a person hears that it still waits. */
+export async function startGatewayRig(
+  options: { waitingProgressMs?: number } = {},
+): Promise<GatewayRig> {
   const record = `${await tempDir()}/record.jsonl`
   const http = await startHttpFixture(httpServerPath)
   const clients: GatewayClient[] = []
@@ -64,12 +67,15 @@ export async function startGatewayRig(): Promise<GatewayRig> {
   }
   let tab: TestStream | undefined
   try {
-    const daemon = await startInProcess({
-      mcpServers: {
-        local: fixture(['--record', record], { trust: false }),
-        remote: { url: http.url },
+    const daemon = await startInProcess(
+      {
+        mcpServers: {
+          local: fixture(['--record', record], { trust: false }),
+          remote: { url: http.url },
+        },
       },
-    })
+      { gatewayWaitingProgressMs: options.waitingProgressMs },
+    )
     await Promise.all([
       daemon.waitForStatus('local', 'ready'),
       daemon.waitForStatus('remote', 'ready'),

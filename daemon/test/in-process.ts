@@ -4,6 +4,7 @@
 
 import { InMemoryTransport } from '@modelcontextprotocol/client'
 import type { Server } from '@modelcontextprotocol/server'
+import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { runDaemon, type DaemonHandle } from '../src/daemon/run-daemon.js'
 import { createTransport, withHooks, type TransportFactory } from '../src/mcp/transports.js'
 import { onCleanup, prepare, surface, type Daemon, type StartOptions } from './harness.js'
@@ -19,6 +20,8 @@ export interface InProcessOptions extends Omit<StartOptions, 'args' | 'ulimit'> 
    * gets a new server over the SDK's in-memory transport instead of what the entry names.
    */
   inMemory?: Record<string, () => Server>
+  /** How often a gateway client waiting for a person hears that it still waits. */
+  gatewayWaitingProgressMs?: number
 }
 
 /** Connects the servers `inMemory` names in this process; every other one as its entry says. */
@@ -27,7 +30,8 @@ function inMemoryTransports(inMemory: Record<string, () => Server>): TransportFa
     const make = inMemory[config.name]
     if (make === undefined) return createTransport(config, hooks)
     const [client, server] = InMemoryTransport.createLinkedPair()
-    void make().connect(server)
+    // Served as the SDK serves stdio: either era, as the client negotiates.
+    serveStdio(make, { transport: server })
     return withHooks(client, hooks)
   }
 }
@@ -47,6 +51,7 @@ export async function startInProcess(
     port: options.stateDir === undefined ? 0 : undefined,
     host: '127.0.0.1',
     ...(options.inMemory === undefined ? {} : { transport: inMemoryTransports(options.inMemory) }),
+    gatewayWaitingProgressMs: options.gatewayWaitingProgressMs,
   })
   const stop = () => handle.stop('the test ended')
   onCleanup(stop)

@@ -78,8 +78,8 @@ describe('questions from the fixture servers, in both eras', () => {
       const tab = await answerer(daemon)
       const { callId } = await startCall(tab, `mcp_${SERVERS[era]}_ask_user`, {}, 500)
       const input = await nextInput(tab, callId)
-      // The person takes four times the call's timeout: only the clock can show it stood still.
-      await new Promise((resolve) => setTimeout(resolve, 2_000))
+      // The person takes twice the call's timeout: only the clock can show it stood still.
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
       await answerInput(tab, input.inputId, { action: 'accept', content: { name: 'Slow' } })
       const { text, event } = await endOf(tab, callId)
       expect(event.type).toBe('call.result')

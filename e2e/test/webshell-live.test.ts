@@ -210,7 +210,11 @@ describe('the live transcript', () => {
     await page.getByTestId('session-select').selectOption(firstId)
     await page.waitForTimeout(50)
     await page.getByTestId('session-select').selectOption(created.id)
-    await page.waitForTimeout(1000)
+    // A later call in the second session reaches the page after every late answer before it
+    // (the socket keeps the daemon's order): once it shows, those answers have been handled.
+    const barrier = ['call', 'mcp_fx_echo', '{"text":"barrier"}', '--session', created.id]
+    expect((await daemon.cli(barrier)).code).toBe(0)
+    await page.getByTestId('result').filter({ hasText: 'barrier' }).waitFor()
     expect(new URL(page.url()).searchParams.get('session')).toBe(created.id)
     expect(await page.getByTestId('result').filter({ hasText: 'second session' }).count()).toBe(1)
     expect(await page.getByTestId('result').filter({ hasText: 'first session' }).count()).toBe(0)

@@ -115,11 +115,8 @@ export function createShellController(store: ShellStore): ShellController {
   const stream = new ShellStream(token, sessionInUrl(), {
     onSubscribed(id, reset) {
       const shown = transcript.model.value
-      if ((reset && shown.lastSeq > 0) || (shown.session !== undefined && shown.session !== id)) {
-        transcript.reset(id)
-      } else {
-        shown.session = id
-      }
+      // A model that has not yet shown anything is as good as a new one: remade, never changed.
+      if ((reset && shown.lastSeq > 0) || shown.session !== id) transcript.reset(id)
       store.session.value = id
       showSessionInUrl(id, false)
       void loadServers()
@@ -194,7 +191,7 @@ export function createShellController(store: ShellStore): ShellController {
         void loadSessions()
         const chosen = sessionInUrl() ?? status?.defaultSession
         // Known before any event arrives, so the transcript is not remade when it is confirmed.
-        if (chosen !== undefined) transcript.model.value.session = chosen
+        if (chosen !== undefined) transcript.reset(chosen)
         stream.start(chosen)
       })
       const onPopState = () => {

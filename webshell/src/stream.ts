@@ -16,6 +16,7 @@ import type {
 // The stream's own file, not the index: values from the index would bring its zod schemas along.
 import type { ErrorCode } from '../../daemon/src/protocol/errors.js'
 import { STREAM_AUTH_PREFIX, STREAM_PROTOCOL } from '../../daemon/src/protocol/stream.js'
+import { retryDelay, TranscriptCursor } from '../../daemon/src/protocol/transcript-cursor.js'
 import { ApiError, api } from './api.js'
 import { tabLabel } from './tab-label.js'
 
@@ -47,9 +48,7 @@ type Answer = { callId?: string; appId?: string; result?: unknown }
 type Reply =
   ({ ok: true } & Answer) | { ok: false; error: { code: ClientErrorCode; message: string } }
 
-const FIRST_RETRY_MS = 250
 const HISTORY_PAGE = 10_000
-const MAX_RETRY_MS = 5000
 
 const REFUSED =
   'Ferry no longer accepts this tab’s token (it was renewed). Run `ferry open` for a new link.'
@@ -73,7 +72,7 @@ export class ShellStream {
   private ws: WebSocket | undefined
   /** Bumped on every new socket: what the daemon held for the previous one (an App) is gone. */
   private sockets = 0
-  private lastSeq = 0
+  private readonly cursor = new TranscriptCursor()
   /** The session asked for; undefined means the workspace's default until the daemon names it. */
   private session: string | undefined
   private subscribed: string | undefined
@@ -112,7 +111,7 @@ export class ShellStream {
   async switchTo(session: string): Promise<void> {
     this.session = session
     this.subscribed = undefined
-    this.lastSeq = 0
+    this.cursor.reset()
     this.batch = []
     try {
       await this.catchUp()
@@ -120,7 +119,7 @@ export class ShellStream {
       // The subscription below replays whatever the pages did not bring.
     }
     if (this.session !== session) return
-    this.send({ type: 'subscribe', session, afterSeq: this.lastSeq })
+    this.send({ type: 'subscribe', session, afterSeq: this.cursor.afterSeq })
   }
 
   /** Resolves when the call ends; `id` lets the caller find it in the transcript meanwhile. */
@@ -230,7 +229,7 @@ export class ShellStream {
       this.send({
         type: 'subscribe',
         ...(this.session === undefined ? {} : { session: this.session }),
-        afterSeq: this.lastSeq,
+        afterSeq: this.cursor.afterSeq,
       })
       for (const [server, feeds] of this.followed) {
         this.send({ type: 'follow_server', ref: `r${++this.nextRef}`, server, feeds })
@@ -267,19 +266,16 @@ export class ShellStream {
       return
     }
     for (;;) {
-      const after = this.lastSeq
+      const after = this.cursor.afterSeq
       const page = await api<EventsPage>(
         this.token,
         `/sessions/${encodeURIComponent(session)}/events?after=${after}&limit=${HISTORY_PAGE}`,
       )
       // Asked from inside the compacted range: the stream's snapshot handles that case whole.
       if (this.session !== session || (after > 0 && page.compactedThrough > after)) return
-      const fresh = page.events.filter((event) => event.seq > this.lastSeq)
-      if (fresh.length > 0) {
-        this.lastSeq = fresh.at(-1)?.seq ?? this.lastSeq
-        this.handlers.onEvents(fresh)
-      }
-      if (page.events.length < HISTORY_PAGE || this.lastSeq >= page.headSeq) return
+      const fresh = page.events.filter((event) => this.cursor.accept(event))
+      if (fresh.length > 0) this.handlers.onEvents(fresh)
+      if (page.events.length < HISTORY_PAGE || this.cursor.afterSeq >= page.headSeq) return
     }
   }
 
@@ -292,7 +288,7 @@ export class ShellStream {
         // taking it would follow the wrong session and drop what was read for the right one.
         if (this.session !== undefined && message.session !== this.session) return
         const reset = this.subscribed !== undefined && this.subscribed !== message.session
-        if (reset) this.lastSeq = 0
+        if (reset) this.cursor.reset()
         this.subscribed = message.session
         this.session = message.session
         this.attempt = 0
@@ -303,13 +299,13 @@ export class ShellStream {
       case 'snapshot':
         if (message.session !== this.subscribed) return
         this.batch = []
-        this.lastSeq = message.events.at(-1)?.seq ?? this.lastSeq
+        // A tab replaces what it shows with the snapshot, whole.
+        this.cursor.snapshot(message.events)
         this.handlers.onSnapshot(message.events, message.reason)
         return
       case 'event':
         // A replay after a reconnect may overlap what is already shown: each seq is shown once.
-        if (message.session !== this.subscribed || message.event.seq <= this.lastSeq) return
-        this.lastSeq = message.event.seq
+        if (message.session !== this.subscribed || !this.cursor.accept(message.event)) return
         this.batch.push(message.event)
         if (!this.flushQueued) {
           this.flushQueued = true
@@ -351,7 +347,6 @@ export class ShellStream {
   private retry(why: string): void {
     this.attempt += 1
     this.handlers.onConnection({ state: 'reconnecting', attempt: this.attempt, why })
-    const delay = Math.min(FIRST_RETRY_MS * 2 ** (this.attempt - 1), MAX_RETRY_MS)
-    this.retryTimer = setTimeout(() => void this.connect(), delay)
+    this.retryTimer = setTimeout(() => void this.connect(), retryDelay(this.attempt))
   }
 }

@@ -122,7 +122,7 @@ export class TranscriptModel {
   lastSeq = 0
 
   /** The session these rows belong to, once known. */
-  constructor(public session?: string) {}
+  constructor(readonly session?: string) {}
 
   apply(events: readonly TranscriptEvent[]): void {
     const before = this.open.size

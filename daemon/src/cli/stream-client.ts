@@ -7,6 +7,8 @@ import { readRuntimeFile } from '../daemon/runtime-file.js'
 import {
   STREAM_AUTH_PREFIX,
   STREAM_PROTOCOL,
+  TranscriptCursor,
+  retryDelay,
   type ClientClaim,
   type StreamCommand,
   type StreamMessage,
@@ -29,10 +31,10 @@ export interface StreamClientOptions {
 }
 
 export class StreamClient {
-  private lastSeq = 0
+  private readonly cursor = new TranscriptCursor()
   private ws: WebSocket | undefined
   private stopped = false
-  private retryMs = 200
+  private attempt = 0
   private retryTimer: NodeJS.Timeout | undefined
   private sessionId: string | undefined
 
@@ -67,12 +69,12 @@ export class StreamClient {
     const ws = new WebSocket(url, [STREAM_PROTOCOL, `${STREAM_AUTH_PREFIX}${info.token}`])
     this.ws = ws
     ws.on('open', () => {
-      this.retryMs = 200
+      this.attempt = 0
       this.send({ type: 'hello', client: this.options.client, readOnly: this.options.readOnly })
       this.send({
         type: 'subscribe',
         ...(this.sessionId === undefined ? {} : { session: this.sessionId }),
-        afterSeq: this.lastSeq,
+        afterSeq: this.cursor.afterSeq,
       })
     })
     ws.on('message', (data) => this.onMessage(JSON.parse(data.toString()) as StreamMessage))
@@ -90,16 +92,13 @@ export class StreamClient {
       this.options.onStatus?.(`attached to session ${message.session} at seq ${message.headSeq}`)
     } else if (message.type === 'snapshot') {
       this.options.onStatus?.(message.reason)
-      for (const event of message.events) {
-        if (event.seq <= this.lastSeq) continue
-        this.lastSeq = event.seq
+      // A terminal cannot take back what it printed: it adds what the snapshot has beyond it.
+      for (const event of this.cursor.snapshot(message.events)) {
         this.options.onEvent(event, message.session)
       }
     } else if (message.type === 'event') {
       // Replays after a reconnect may overlap what was already shown: each seq is shown once.
-      if (message.event.seq <= this.lastSeq) return
-      this.lastSeq = message.event.seq
-      this.options.onEvent(message.event, message.session)
+      if (this.cursor.accept(message.event)) this.options.onEvent(message.event, message.session)
     } else if (message.type === 'error' || (message.type === 'reply' && !message.ok)) {
       if (message.type === 'error' && message.error.code === 'not_found' && this.options.onFatal) {
         this.options.onFatal(message.error.message)
@@ -113,8 +112,7 @@ export class StreamClient {
     if (this.stopped) return
     this.options.onStatus?.(`${why}; reconnecting`)
     this.options.onDisconnect?.(why)
-    const delay = this.retryMs
-    this.retryMs = Math.min(this.retryMs * 2, 5000)
-    this.retryTimer = setTimeout(() => void this.connect(), delay)
+    this.attempt += 1
+    this.retryTimer = setTimeout(() => void this.connect(), retryDelay(this.attempt))
   }
 }

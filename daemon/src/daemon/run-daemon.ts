@@ -59,6 +59,8 @@ export interface DaemonOptions {
   sandboxProxyFile?: string
   /** Makes each connection's transport; the one the settings name unless a test supplies its own. */
   transport?: TransportFactory
+  /** How often a gateway client waiting for a person hears that it still waits. */
+  gatewayWaitingProgressMs?: number
 }
 
 export interface DaemonHandle {
@@ -228,6 +230,7 @@ async function start(
     sessions,
     log,
     webshellUrl: () => url,
+    waitingProgressMs: options.gatewayWaitingProgressMs,
     settings: gatewaySettings,
     elicitation,
   })

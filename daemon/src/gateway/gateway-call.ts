@@ -68,6 +68,8 @@ export interface GatewayCallDeps {
   log: Log
   /** The WebShell's address without its token, for telling a client where the person answers. */
   webshellUrl: () => string
+  /** How often a waiting client hears that it still waits; `WAITING_PROGRESS_MS` by default. */
+  waitingProgressMs?: number | undefined
 }
 
 /** How the task logic follows a call it may answer early with a task. */
@@ -118,13 +120,14 @@ class ProgressRelay {
     private readonly token: ProgressToken | undefined,
     private readonly ctx: ServerContext,
     private readonly quiet: () => boolean,
+    private readonly everyMs: number,
   ) {}
 
   waiting(): void {
     if (this.token === undefined || this.timer !== undefined || this.quiet()) return
     const beat = () => this.send(Math.max(this.sent, 0) + 1, WAITING_MESSAGE)
     beat()
-    this.timer = setInterval(beat, WAITING_PROGRESS_MS)
+    this.timer = setInterval(beat, this.everyMs)
   }
 
   answered(): void {
@@ -175,7 +178,12 @@ export async function gatewayCall(
   const detached = () => watch.detached?.() === true
   const entry = view.lookup(name)
   const callId = hooks.callId ?? sessions.newCallId()
-  const relay = new ProgressRelay(ctx.mcpReq._meta?.progressToken, ctx, detached)
+  const relay = new ProgressRelay(
+    ctx.mcpReq._meta?.progressToken,
+    ctx,
+    detached,
+    deps.waitingProgressMs ?? WAITING_PROGRESS_MS,
+  )
   let deniedBy: string | undefined
   let cancelledBy: ClientRef | null = null
   let session: SessionHandle | undefined

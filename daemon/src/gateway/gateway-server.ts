@@ -25,6 +25,8 @@ export interface GatewayServerDeps {
   sessions: SessionsApi
   log: Log
   webshellUrl: () => string
+  /** See GatewayCallDeps. */
+  waitingProgressMs?: number | undefined
   tasks: GatewayTasks
   elicitation: GatewayElicitation
 }
