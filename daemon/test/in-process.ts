@@ -5,6 +5,8 @@
 import { InMemoryTransport } from '@modelcontextprotocol/client'
 import type { Server } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
+import { serveFixtureInMemory } from '../../e2e/fixtures/in-memory.js'
+import { stdioServerPath } from '../../e2e/fixtures/paths.js'
 import { runDaemon, type DaemonHandle } from '../src/daemon/run-daemon.js'
 import { createTransport, withHooks, type TransportFactory } from '../src/mcp/transports.js'
 import { onCleanup, prepare, surface, type Daemon, type StartOptions } from './harness.js'
@@ -20,18 +22,30 @@ export interface InProcessOptions extends Omit<StartOptions, 'args' | 'ulimit'> 
    * gets a new server over the SDK's in-memory transport instead of what the entry names.
    */
   inMemory?: Record<string, () => Server>
+  /**
+   * Every stdio fixture server (`fixture(...)`) whose flags ask nothing of a process runs in this
+   * process over the in-memory transport (see e2e/fixtures/in-memory.ts).
+   */
+  fixturesInMemory?: boolean
   /** How often a gateway client waiting for a person hears that it still waits. */
   gatewayWaitingProgressMs?: number
 }
 
-/** Connects the servers `inMemory` names in this process; every other one as its entry says. */
-function inMemoryTransports(inMemory: Record<string, () => Server>): TransportFactory {
+/** Connects the servers `options` names in this process; every other one as its entry says. */
+function inMemoryTransports(options: InProcessOptions): TransportFactory {
   return (config, hooks) => {
-    const make = inMemory[config.name]
-    if (make === undefined) return createTransport(config, hooks)
     const [client, server] = InMemoryTransport.createLinkedPair()
+    const make = options.inMemory?.[config.name]
     // Served as the SDK serves stdio: either era, as the client negotiates.
-    serveStdio(make, { transport: server })
+    if (make !== undefined) serveStdio(make, { transport: server })
+    else if (
+      options.fixturesInMemory !== true ||
+      config.transport !== 'stdio' ||
+      config.args[0] !== stdioServerPath ||
+      !serveFixtureInMemory(config.args.slice(1), server)
+    ) {
+      return createTransport(config, hooks)
+    }
     return withHooks(client, hooks)
   }
 }
@@ -50,7 +64,9 @@ export async function startInProcess(
     homeDir: prepared.env.HOME ?? prepared.configDir,
     port: options.stateDir === undefined ? 0 : undefined,
     host: '127.0.0.1',
-    ...(options.inMemory === undefined ? {} : { transport: inMemoryTransports(options.inMemory) }),
+    ...(options.inMemory === undefined && options.fixturesInMemory !== true
+      ? {}
+      : { transport: inMemoryTransports(options) }),
     gatewayWaitingProgressMs: options.gatewayWaitingProgressMs,
   })
   const stop = () => handle.stop('the test ended')
