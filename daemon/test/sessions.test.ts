@@ -21,13 +21,18 @@ async function sessions(daemon: TestDaemon): Promise<SessionInfo[]> {
   return (await (await daemon.api('/sessions')).json()) as SessionInfo[]
 }
 
+/** Every event after `after`, read a page at a time however many there are. */
 async function events(daemon: TestDaemon, session: string, after = 0): Promise<TranscriptEvent[]> {
-  const page = (await (
-    await daemon.api(`/sessions/${session}/events?after=${after}&limit=10000`)
-  ).json()) as {
-    events: TranscriptEvent[]
+  const all: TranscriptEvent[] = []
+  for (let from = after; ;) {
+    const page = (await (
+      await daemon.api(`/sessions/${session}/events?after=${from}&limit=10000`)
+    ).json()) as { events: TranscriptEvent[]; headSeq: number }
+    all.push(...page.events)
+    const last = page.events.at(-1)?.seq
+    if (last === undefined || last >= page.headSeq) return all
+    from = last
   }
-  return page.events
 }
 
 async function call(daemon: TestDaemon, body: Record<string, unknown>) {

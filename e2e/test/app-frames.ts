@@ -46,3 +46,9 @@ export async function createSession(page: Page, name: string): Promise<void> {
   await page.getByRole('button', { name: 'Create' }).click()
   await page.getByText('No events in this session yet').waitFor()
 }
+
+/**
+ * Why a flooding App was closed: the sandbox proxy's bound (200 messages a second) or the
+ * WebShell's own (250), whichever one's second saw the flood first; on a busy machine either may.
+ */
+export const FLOOD_CLOSED = /^App closed: the App sent more than (200|250) messages in a second\.$/
