@@ -36,7 +36,7 @@ import { newToken } from './token.js'
 import type { TransportFactory } from '../mcp/transports.js'
 
 export const LOOPBACK_HOSTS = ['127.0.0.1', '::1'] as const
-const SHUTDOWN_DEADLINE_MS = 8000
+export const SHUTDOWN_DEADLINE_MS = 8000
 
 export interface DaemonOptions {
   stateDir: string

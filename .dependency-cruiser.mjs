@@ -1,22 +1,25 @@
-// The import rules `pnpm lint` checks (see docs/architecture.md, "Layers"). The daemon's folders
-// are layers, lowest first; a module may import its own layer and those below it, never above.
+// The import rules `pnpm lint` checks (see docs/architecture.md, "Layers", which this file reads).
+// The daemon's folders are layers, lowest first; a module may import its own layer and those below
+// it, never above.
 // Neither the daemon nor the WebShell may have an import cycle.
 
-/** The daemon's layers, lowest first; each holds folders (or single files) of daemon/src. */
-const LAYERS = [
-  ['protocol', 'errors', 'log', 'limits', 'version', 'fs'],
-  ['config'],
-  ['apps'],
-  ['tools'],
-  ['mcp'],
-  ['core'],
-  ['sessions'],
-  ['service'],
-  ['gateway'],
-  ['http'],
-  ['daemon'],
-  ['cli', 'bench', 'demo'],
-]
+import { readFileSync } from 'node:fs'
+
+/**
+ * The daemon's layers, lowest first, as docs/architecture.md lists them under "Layers": one
+ * numbered line per layer, naming its folders (or single files) of daemon/src in backticks.
+ */
+function layersOf(markdown) {
+  const section = markdown.split(/^## Layers$/m)[1]?.split(/^## /m)[0] ?? ''
+  const layers = section
+    .split('\n')
+    .filter((line) => /^\d+\. /.test(line))
+    .map((line) => [...line.matchAll(/`([a-z-]+)`/g)].map((match) => match[1]))
+  if (layers.length < 2) throw new Error('docs/architecture.md lists no layers under "## Layers"')
+  return layers
+}
+
+const LAYERS = layersOf(readFileSync(new URL('docs/architecture.md', import.meta.url), 'utf8'))
 
 const pathOf = (names) => `^daemon/src/(${names.join('|')})([./]|$)`
 
@@ -28,7 +31,7 @@ const layerRules = LAYERS.slice(0, -1).map((layer, index) => ({
   to: { path: pathOf(LAYERS.slice(index + 1).flat()) },
 }))
 
-module.exports = {
+export default {
   forbidden: [
     ...layerRules,
     {
