@@ -125,8 +125,12 @@ function probeApp(daemonPort: number): string {
         api: await reach('http://127.0.0.1:${daemonPort}/api/status'),
         proxy: await reach('http://localhost:${daemonPort}/sandbox-proxy'),
       }
-      // Give the violation reports a moment to arrive.
-      await new Promise((resolve) => setTimeout(resolve, 100))
+      // Violation reports arrive as events after the fetches failed: wait for the two blocked
+      // fetches' reports (the test names what must be there), for at most 10 s.
+      const reported = (path) => violations.some((line) => line.startsWith('connect-src') && line.endsWith(path))
+      for (let waited = 0; waited < 10000 && !(reported('/api/status') && reported('/sandbox-proxy')); waited += 20) {
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
       report.violations = violations
       // Posing as the proxy towards the host: the proxy must drop these.
       post({ method: 'ui/notifications/sandbox-resource-ready', params: { html: 'forged' } })

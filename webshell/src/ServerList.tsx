@@ -6,14 +6,7 @@
 // a new tab. While Ferry is not answering, no status is claimed.
 
 import { useState } from 'preact/hooks'
-import type {
-  LoginOutcome,
-  LoginResponse,
-  LogsResponse,
-  ServerInfo,
-  WorkspaceApproveRequest,
-  WorkspaceApproveResponse,
-} from '../../daemon/src/protocol/index.js'
+import type { ServerInfo } from '../../daemon/src/protocol/index.js'
 import { ApprovalDetails } from './ApprovalDetails.js'
 import { useShell } from './store/shell-context.js'
 import { NOT_ANSWERING } from './store/shell-store.js'
@@ -33,7 +26,6 @@ function ServerRow({
   const [stderr, setStderr] = useState<string[] | null>(null)
   const [busy, setBusy] = useState(false)
   const [failure, setFailure] = useState<string | null>(null)
-  const name = encodeURIComponent(server.name)
   const run = async (action: () => Promise<unknown>) => {
     setBusy(true)
     setFailure(null)
@@ -47,21 +39,12 @@ function ServerRow({
   }
   const reconnect = () =>
     run(async () => {
-      await controller.api<ServerInfo[]>(`/servers/${name}/reconnect`, 'POST')
-      await controller.loadServers()
+      await controller.reconnectServer(server.name)
       setStderr(null)
     })
   // The digest of the description on screen: an entry changed since is refused, and the list then
   // shows it as it is now.
-  const approve = (digest: string) =>
-    run(async () => {
-      const body: WorkspaceApproveRequest = { entries: [{ name: server.name, digest }] }
-      try {
-        await controller.api<WorkspaceApproveResponse>('/workspace/approve', 'POST', body)
-      } finally {
-        await controller.loadServers()
-      }
-    })
+  const approve = (digest: string) => run(() => controller.approveEntry(server.name, digest))
   // The tab opens within the click (a page opened later is blocked as a pop-up), then goes to the
   // authorization page once the daemon has made it; the page cannot reach back into this one.
   const signIn = () =>
@@ -69,7 +52,7 @@ function ServerRow({
       const tab = window.open('', '_blank')
       if (tab !== null) tab.opener = null
       try {
-        const started = await controller.api<LoginResponse>(`/servers/${name}/login`, 'POST')
+        const started = await controller.startSignIn(server.name)
         if (tab === null) {
           setFailure(
             `The browser blocked the new tab; open ${started.authorizationUrl} to sign in.`,
@@ -81,21 +64,13 @@ function ServerRow({
         tab?.close()
         throw error
       }
-      let outcome = await controller.api<LoginOutcome>(`/servers/${name}/login/wait`, 'POST')
-      while (outcome.pending) {
-        outcome = await controller.api<LoginOutcome>(`/servers/${name}/login/wait`, 'POST')
-      }
-      await controller.loadServers()
+      const outcome = await controller.finishSignIn(server.name)
       if (outcome.status !== 'ready' || outcome.error !== null) {
         setFailure(`Signing in did not work: ${outcome.error ?? outcome.status}`)
       }
     })
   const showStderr = () =>
-    run(async () =>
-      setStderr(
-        (await controller.api<LogsResponse>(`/servers/${name}/logs`)).lines.slice(-STDERR_TAIL),
-      ),
-    )
+    run(async () => setStderr((await controller.serverLogs(server.name)).slice(-STDERR_TAIL)))
   return (
     <li
       class={picked ? 'server server-picked' : 'server'}

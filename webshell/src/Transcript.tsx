@@ -1,16 +1,10 @@
 // The live transcript: a virtualised list of rows (only those near the viewport are in the DOM),
 // measured as they render, that follows new events while the reader is at the bottom.
 
-import {
-  Virtualizer,
-  defaultRangeExtractor,
-  elementScroll,
-  observeElementOffset,
-  observeElementRect,
-  measureElement,
-} from '@tanstack/virtual-core'
+import { defaultRangeExtractor } from '@tanstack/virtual-core'
 import { memo } from 'preact/compat'
-import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks'
+import { useVirtualizer } from './use-virtualizer.js'
 import { MAX_LIVE_APPS, type LiveApps } from './apps/live-apps.js'
 import { CallCard } from './CallCard.js'
 import { EventLine } from './EventLine.js'
@@ -92,21 +86,10 @@ function Transcript({
 }) {
   const liveApps = useShell().store.apps
   const scroller = useRef<HTMLDivElement>(null)
-  const [, rerender] = useReducer((count: number) => count + 1, 0)
-  const [virtualizer] = useState(
-    () =>
-      new Virtualizer<HTMLDivElement, HTMLElement>({
-        count: 0,
-        getScrollElement: () => scroller.current,
-        estimateSize: () => ESTIMATED_ROW_PX,
-        scrollToFn: elementScroll,
-        observeElementRect,
-        observeElementOffset,
-        measureElement,
-        overscan: 6,
-        onChange: () => rerender(0),
-      }),
-  )
+  const virtualizer = useVirtualizer(scroller, {
+    estimateSize: () => ESTIMATED_ROW_PX,
+    overscan: 6,
+  })
   // Rows holding a running App stay rendered off-screen: removing an App's frame is done only
   // after telling the App, never by scrolling. Past the limit, the oldest Apps are closed.
   const appRows: number[] = []

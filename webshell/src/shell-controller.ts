@@ -6,11 +6,16 @@ import { batch } from '@preact/signals'
 import type {
   ConfirmationOutcome,
   InputAnswer,
+  LoginOutcome,
+  LoginResponse,
+  LogsResponse,
   ServerInfo,
   SessionInfo,
   StatusResponse,
-  TranscriptEvent,
   ToolInfo,
+  TranscriptEvent,
+  WorkspaceApproveRequest,
+  WorkspaceApproveResponse,
 } from '../../daemon/src/protocol/index.js'
 import { ApiError, api } from './api.js'
 import { startAppsEarly, warmAppsWhenIdle } from './apps/app-loader.js'
@@ -26,6 +31,16 @@ export interface ShellController {
   stop(): void
   /** Reads servers and tools again; false when that failed (the failure is in the store). */
   loadServers(): Promise<boolean>
+  /** Reconnects a server, then loads the servers again. */
+  reconnectServer(name: string): Promise<void>
+  /** Approves a waiting workspace entry as it was shown (`digest`); the servers are loaded again either way. */
+  approveEntry(name: string, digest: string): Promise<void>
+  /** Starts a server's sign-in: the page the person signs in on. */
+  startSignIn(name: string): Promise<LoginResponse>
+  /** Waits until the sign-in started ends, then loads the servers again. */
+  finishSignIn(name: string): Promise<LoginOutcome>
+  /** The last lines a server wrote to stderr. */
+  serverLogs(name: string): Promise<string[]>
   loadSessions(): Promise<void>
   switchSession(id: string, push: boolean): Promise<void>
   createSession(name: string): Promise<void>
@@ -222,6 +237,30 @@ export function createShellController(store: ShellStore): ShellController {
     loadServers,
     loadSessions,
     switchSession,
+    async reconnectServer(name) {
+      await api<ServerInfo[]>(token, `/servers/${encodeURIComponent(name)}/reconnect`, 'POST')
+      await loadServers()
+    },
+    async approveEntry(name, digest) {
+      const body: WorkspaceApproveRequest = { entries: [{ name, digest }] }
+      try {
+        await api<WorkspaceApproveResponse>(token, '/workspace/approve', 'POST', body)
+      } finally {
+        await loadServers()
+      }
+    },
+    startSignIn: (name) =>
+      api<LoginResponse>(token, `/servers/${encodeURIComponent(name)}/login`, 'POST'),
+    async finishSignIn(name) {
+      const path = `/servers/${encodeURIComponent(name)}/login/wait`
+      let outcome = await api<LoginOutcome>(token, path, 'POST')
+      while (outcome.pending) outcome = await api<LoginOutcome>(token, path, 'POST')
+      await loadServers()
+      return outcome
+    },
+    async serverLogs(name) {
+      return (await api<LogsResponse>(token, `/servers/${encodeURIComponent(name)}/logs`)).lines
+    },
     async createSession(name) {
       const created = await api<SessionInfo>(token, '/sessions', 'POST', { name })
       await loadSessions()

@@ -42,6 +42,7 @@ import {
 import { approvalsLapsed, pickAsShown, waitingEntries } from './workspace-approval.js'
 import { buildRegistry, isModelVisible, toToolInfo, type RegistryEntry } from '../tools/registry.js'
 import { plainQualifiedName } from '../tools/qualified-names.js'
+import type { Discovered } from '../mcp/discovery.js'
 import type { TransportFactory } from '../mcp/transports.js'
 
 export type StatusListener = (server: string, status: ServerStatus, error: string | null) => void
@@ -261,14 +262,7 @@ export class Ferry {
   prompt(qualifiedName: string): NamedPrompt {
     const found = this.prompts().find((item) => item.name === qualifiedName)
     if (found !== undefined) return found
-    for (const connection of this.pool.all()) {
-      const known = connection.discovered.prompts.some(
-        (prompt) =>
-          plainQualifiedName({ server: connection.name, tool: prompt.name }) === qualifiedName,
-      )
-      const notReady = known ? connection.notReadyError() : undefined
-      if (notReady !== undefined) throw notReady
-    }
+    this.throwIfServerDown(qualifiedName, (offered) => offered.prompts)
     throw new FerryError(
       ErrorCode.NotFound,
       `no prompt named "${qualifiedName}"; run \`ferry prompts\` to see the qualified names`,
@@ -363,14 +357,7 @@ export class Ferry {
     const entry = this.registry().find((candidate) => candidate.name === qualifiedName)
     if (entry === undefined) {
       // A tool of a server that is down: say why it cannot be called, not that it does not exist.
-      for (const connection of this.pool.all()) {
-        const known = connection.discovered.tools.some(
-          (tool) =>
-            plainQualifiedName({ server: connection.name, tool: tool.name }) === qualifiedName,
-        )
-        const notReady = known ? connection.notReadyError() : undefined
-        if (notReady !== undefined) throw notReady
-      }
+      this.throwIfServerDown(qualifiedName, (offered) => offered.tools)
       // A server that never connected has listed nothing yet; one waiting for a sign-in says so.
       for (const connection of this.pool.all()) {
         const prefix = plainQualifiedName({ server: connection.name, tool: '' })
@@ -532,6 +519,21 @@ export class Ferry {
 
   close(): Promise<void> {
     return this.pool.closeAll()
+  }
+
+  /** A name its server listed before it went down: why it cannot be used now, thrown. */
+  private throwIfServerDown(
+    qualifiedName: string,
+    listed: (offered: Discovered) => readonly { name: string }[],
+  ): void {
+    for (const connection of this.pool.all()) {
+      const known = listed(connection.discovered).some(
+        (item) =>
+          plainQualifiedName({ server: connection.name, tool: item.name }) === qualifiedName,
+      )
+      const notReady = known ? connection.notReadyError() : undefined
+      if (notReady !== undefined) throw notReady
+    }
   }
 
   private connection(name: string): Connection {

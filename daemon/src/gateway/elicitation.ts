@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
+  INVALID_PARAMS,
   createRequestStateCodec,
   inputRequired,
   PROTOCOL_VERSION_META_KEY,
@@ -22,8 +23,7 @@ import {
 import { writePrivateFile } from '../fs/private-file.js'
 import type { Log } from '../log.js'
 import type { ElicitationAsker } from '../mcp/call-asker.js'
-import type { SessionHandle } from '../service/ferry-service.js'
-import type { SessionsApi } from '../service/ferry-service.js'
+import type { SessionHandle, SessionsApi } from '../service/ferry-service.js'
 import { confirmInClient } from './client-confirmation.js'
 import { requestCapabilities, type ClientView } from './client-view.js'
 import { gatewayClientRef, type GatewayCallHooks } from './gateway-call.js'
@@ -33,9 +33,6 @@ export const REQUEST_STATE_KEY_FILE = 'gateway-request-state.key'
 
 /** How long a legacy client's user has to answer one question. */
 export const LEGACY_ANSWER_MS = 600_000
-
-/** MCP's "Invalid params": what a retry gets whose call is no longer waiting. */
-const INVALID_PARAMS = -32602
 
 /** What a round's `requestState` carries (signed, readable by the client). */
 interface RoundState {

@@ -17,9 +17,8 @@ import {
 import { ErrorCode, FerryError, toFerryError } from '../errors.js'
 import type { Log } from '../log.js'
 import type { ClientRef, TranscriptEvent } from '../protocol/index.js'
-import { DENIED_RESULT, type SessionHandle } from '../service/ferry-service.js'
+import { DENIED_RESULT, type SessionHandle, type SessionsApi } from '../service/ferry-service.js'
 import type { ElicitationAsker } from '../mcp/call-asker.js'
-import type { SessionsApi } from '../service/ferry-service.js'
 import type { ClientView } from './client-view.js'
 
 /** How often a client waiting for a confirmation hears that it still waits. */

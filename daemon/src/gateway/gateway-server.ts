@@ -2,10 +2,14 @@
 // long-lived registry and run calls through the sessions' call path. It is built per legacy
 // session and per modern request, so building it is cheap and it holds nothing of its own.
 
-import { ProtocolError, Server, type ServerContext } from '@modelcontextprotocol/server'
-import type { CatalogApi } from '../service/ferry-service.js'
+import {
+  INVALID_PARAMS,
+  ProtocolError,
+  Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server'
+import type { CatalogApi, SessionsApi } from '../service/ferry-service.js'
 import type { Log } from '../log.js'
-import type { SessionsApi } from '../service/ferry-service.js'
 import type { GatewayElicitation } from './elicitation.js'
 import { version } from '../version.js'
 import { ClientView } from './client-view.js'
@@ -30,9 +34,6 @@ export interface GatewayServerDeps {
   tasks: GatewayTasks
   elicitation: GatewayElicitation
 }
-
-/** MCP's "Invalid params": an unknown tool, or arguments the call path refused. */
-const INVALID_PARAMS = -32602
 
 export const GATEWAY_INSTRUCTIONS = [
   "CatalogApi is the person's own MCP gateway: it runs their MCP servers and serves them here as one server.",

@@ -2,7 +2,7 @@
 // the leg that serves the request see the same value, and a body Ferry cannot serve is refused
 // with the JSON-RPC error the transports give and a message that says what to send instead.
 
-import { isJsonContentType } from '@modelcontextprotocol/server'
+import { INVALID_REQUEST, isJsonContentType } from '@modelcontextprotocol/server'
 import { MAX_BODY_BYTES } from '../limits.js'
 
 /** A JSON-RPC error answer with no id, as the transports give for a request they refuse. */
@@ -11,7 +11,6 @@ export function jsonRpcError(status: number, code: number, message: string): Res
 }
 
 const PARSE_ERROR = -32700
-const INVALID_REQUEST = -32600
 const REFUSED = -32000
 
 /**

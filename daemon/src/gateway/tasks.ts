@@ -5,6 +5,8 @@
 
 import { randomUUID } from 'node:crypto'
 import {
+  INVALID_PARAMS,
+  INTERNAL_ERROR,
   MissingRequiredClientCapabilityError,
   ProtocolError,
   type CallToolResult,
@@ -17,8 +19,7 @@ import type { GatewaySettings } from '../config/types.js'
 import { errorMessage } from '../errors.js'
 import type { Log } from '../log.js'
 import { isCallEnd } from '../protocol/index.js'
-import type { SessionHandle } from '../service/ferry-service.js'
-import type { SessionsApi } from '../service/ferry-service.js'
+import type { SessionHandle, SessionsApi } from '../service/ferry-service.js'
 import { requestCapabilities, type ClientView } from './client-view.js'
 import { deniedResult, gatewayClientRef, WAITING_MESSAGE, type CallWatch } from './gateway-call.js'
 import { TranscriptTaskStore, type TaskSnapshot, type TaskStore } from './task-store.js'
@@ -27,11 +28,6 @@ export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks'
 
 /** How often a client is asked to poll `tasks/get`. */
 export const TASK_POLL_MS = 1_000
-
-/** JSON-RPC "Invalid params": an unknown task, as the extension asks. */
-const INVALID_PARAMS = -32602
-/** JSON-RPC "Internal error": the code of a failed task's error. */
-const INTERNAL_ERROR = -32603
 
 const byTaskId = z.looseObject({ taskId: z.string().min(1) })
 

@@ -3,7 +3,7 @@
 
 import { signInRoutes } from './sign-in-routes.js'
 import { Hono } from 'hono'
-import type { CatalogApi } from '../service/ferry-service.js'
+import type { CatalogApi, SessionsApi } from '../service/ferry-service.js'
 import type { Log } from '../log.js'
 import {
   workspaceApproveRequestSchema,
@@ -13,7 +13,6 @@ import {
   type WorkspaceApproveResponse,
   type WorkspaceResponse,
 } from '../protocol/index.js'
-import type { SessionsApi } from '../service/ferry-service.js'
 import { appRoutes } from './app-routes.js'
 import { callRoutes } from './call-routes.js'
 import { gatewayRoutes, type GatewayRouteDeps } from './gateway-routes.js'

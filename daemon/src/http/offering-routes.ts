@@ -5,7 +5,7 @@
 import type { HttpBindings } from '@hono/node-server'
 import type { Context } from 'hono'
 import { Hono } from 'hono'
-import type { CatalogApi } from '../service/ferry-service.js'
+import type { CatalogApi, SessionsApi } from '../service/ferry-service.js'
 import { toPromptInfo } from '../core/offerings.js'
 import {
   completionRequestSchema,
@@ -18,7 +18,6 @@ import {
   type ResourceSubscriptionResponse,
   type ResourcesResponse,
 } from '../protocol/index.js'
-import type { SessionsApi } from '../service/ferry-service.js'
 import { requestClient } from './call-routes.js'
 import { jsonBody, parseBody } from './guards.js'
 

@@ -16,8 +16,7 @@ import {
   type StreamMessage,
   type TranscriptEvent,
 } from '../protocol/index.js'
-import type { AppHost, CatalogApi, SessionHandle } from '../service/ferry-service.js'
-import type { SessionsApi } from '../service/ferry-service.js'
+import type { AppHost, CatalogApi, SessionHandle, SessionsApi } from '../service/ferry-service.js'
 import { ServerFollows } from './server-follows.js'
 
 /** A client that leaves more than this unread is dropped; it can resume from its last seq. */

@@ -63,8 +63,10 @@ export interface ConnectionDeps {
   transport?: TransportFactory | undefined
   priors: PriorStore
   log: Log
+  /** Called whenever the server's status or lists change. */
   onChange: () => void
   onStatus: (server: string, status: ServerStatus, error: string | null) => void
+  /** Something a server declared was ignored, e.g. an App resource that is not `ui://`. */
   onWarning: (server: string, message: string) => void
   /** The server's trace, log level and log lines, kept by name across connections. */
   observer: (server: string, level: LogLevel) => ServerObserver

@@ -2,29 +2,15 @@
 // new settings reconnects what changed and leaves everything else, caches included, alone.
 
 import type { ServerEntry, Settings } from '../config/types.js'
-import type { Log } from '../log.js'
-import type { ReloadResponse, ServerInfo, ServerStatus } from '../protocol/index.js'
+import type { ReloadResponse, ServerInfo } from '../protocol/index.js'
 import { Connection, type ConnectionDeps } from './connection.js'
-import type { PriorStore } from './prior-store.js'
-import type { SignIns } from './oauth/sign-ins.js'
 
-export interface PoolDeps {
+/** What every connection is given, and the workspace the pool's connections belong to. */
+export interface PoolDeps extends ConnectionDeps {
   workspace: string
-  transport?: ConnectionDeps['transport']
-  clientInfo: { name: string; version: string }
-  priors: PriorStore
-  log: Log
-  /** Called whenever any server's status or lists change. */
-  onChange: () => void
-  onStatus: (server: string, status: ServerStatus, error: string | null) => void
-  /** Something a server declared was ignored, e.g. an App resource that is not `ui://`. */
-  onWarning: (server: string, message: string) => void
-  observer: ConnectionDeps['observer']
-  subscriptions: (server: string) => readonly string[]
-  onResourceUpdated: (server: string, uri: string) => void
-  /** An approved workspace entry found, before a start, that its approval no longer holds. */
-  onApprovalLapsed: (server: string, reason: string) => void
-  signIns?: SignIns
+  subscriptions: NonNullable<ConnectionDeps['subscriptions']>
+  onResourceUpdated: NonNullable<ConnectionDeps['onResourceUpdated']>
+  onApprovalLapsed: NonNullable<ConnectionDeps['onApprovalLapsed']>
 }
 
 export type ApplyResult = Omit<ReloadResponse, 'warnings'>
@@ -121,20 +107,8 @@ export class Pool {
   }
 
   private connectionDeps(): ConnectionDeps {
-    return {
-      transport: this.deps.transport,
-      clientInfo: this.deps.clientInfo,
-      priors: this.deps.priors,
-      log: this.deps.log,
-      onChange: this.deps.onChange,
-      onStatus: this.deps.onStatus,
-      onWarning: this.deps.onWarning,
-      observer: this.deps.observer,
-      subscriptions: this.deps.subscriptions,
-      onResourceUpdated: this.deps.onResourceUpdated,
-      onApprovalLapsed: this.deps.onApprovalLapsed,
-      ...(this.deps.signIns === undefined ? {} : { signIns: this.deps.signIns }),
-    }
+    const { workspace: _workspace, ...deps } = this.deps
+    return deps
   }
 }
 

@@ -11,6 +11,7 @@ import { PromptMessages } from './PromptMessages.js'
 import { createPromptsStore, type PromptsStore } from './prompts-store.js'
 import './panes.css'
 import { ListedPane } from './ListedPane.js'
+import { PaneItems } from './PaneItems.js'
 
 export function PromptsPane({ server }: PaneProps): JSX.Element | null {
   const client = usePaneClient()
@@ -39,25 +40,17 @@ export function PromptsView({ store }: { store: PromptsStore }): JSX.Element {
               {listing.prompts.length === 0 && (
                 <p class="pane-empty">This server offers no prompts.</p>
               )}
-              <ul>
-                {listing.prompts.map((prompt) => (
-                  <li key={prompt.name}>
-                    <button
-                      type="button"
-                      class="pane-item"
-                      data-testid="prompt"
-                      data-prompt={prompt.prompt}
-                      aria-current={chosen?.name === prompt.name ? 'true' : undefined}
-                      onClick={() => store.choose(prompt)}
-                    >
-                      <span class="pane-item-name">{prompt.title ?? prompt.prompt}</span>
-                      {prompt.description !== null && (
-                        <span class="pane-item-detail">{prompt.description}</span>
-                      )}
-                    </button>
-                  </li>
-                ))}
-              </ul>
+              <PaneItems
+                testId="prompt"
+                items={listing.prompts.map((prompt) => ({
+                  key: prompt.name,
+                  name: prompt.title ?? prompt.prompt,
+                  detail: prompt.description === null ? null : { text: prompt.description },
+                  current: chosen?.name === prompt.name,
+                  data: { 'data-prompt': prompt.prompt },
+                  onPick: () => store.choose(prompt),
+                }))}
+              />
             </nav>
             <div class="pane-detail">
               {chosen === null ? (

@@ -14,6 +14,7 @@ import { createResourcesStore, type ResourcesStore } from './resources-store.js'
 import { expandTemplate, templateVariables } from './uri-template.js'
 import './panes.css'
 import { ListedPane } from './ListedPane.js'
+import { PaneItems } from './PaneItems.js'
 
 export function ResourcesPane({ server }: PaneProps): JSX.Element | null {
   const client = usePaneClient()
@@ -52,49 +53,35 @@ export function ResourcesView({ store }: { store: ResourcesStore }): JSX.Element
                 <p class="pane-empty">This server offers no resources.</p>
               )}
               {listing.resources.length > 0 && (
-                <ul>
-                  {listing.resources.map((resource) => (
-                    <li key={resource.uri}>
-                      <button
-                        type="button"
-                        class="pane-item"
-                        data-testid="resource"
-                        data-uri={resource.uri}
-                        aria-current={current === resource.uri ? 'true' : undefined}
-                        onClick={() => {
-                          setTemplate(null)
-                          void store.read(resource.uri)
-                        }}
-                      >
-                        <span class="pane-item-name">{resource.title ?? resource.name}</span>
-                        <code class="pane-item-detail">{resource.uri}</code>
-                      </button>
-                    </li>
-                  ))}
-                </ul>
+                <PaneItems
+                  testId="resource"
+                  items={listing.resources.map((resource) => ({
+                    key: resource.uri,
+                    name: resource.title ?? resource.name,
+                    detail: { text: resource.uri, code: true },
+                    current: current === resource.uri,
+                    data: { 'data-uri': resource.uri },
+                    onPick: () => {
+                      setTemplate(null)
+                      void store.read(resource.uri)
+                    },
+                  }))}
+                />
               )}
               {listing.templates.length > 0 && (
                 <>
                   <h3>Templates</h3>
-                  <ul>
-                    {listing.templates.map((item) => (
-                      <li key={item.uriTemplate}>
-                        <button
-                          type="button"
-                          class="pane-item"
-                          data-testid="template"
-                          data-template={item.uriTemplate}
-                          aria-current={
-                            template?.uriTemplate === item.uriTemplate ? 'true' : undefined
-                          }
-                          onClick={() => setTemplate(item)}
-                        >
-                          <span class="pane-item-name">{item.title ?? item.name}</span>
-                          <code class="pane-item-detail">{item.uriTemplate}</code>
-                        </button>
-                      </li>
-                    ))}
-                  </ul>
+                  <PaneItems
+                    testId="template"
+                    items={listing.templates.map((item) => ({
+                      key: item.uriTemplate,
+                      name: item.title ?? item.name,
+                      detail: { text: item.uriTemplate, code: true },
+                      current: template?.uriTemplate === item.uriTemplate,
+                      data: { 'data-template': item.uriTemplate },
+                      onPick: () => setTemplate(item),
+                    }))}
+                  />
                 </>
               )}
             </nav>

@@ -3,16 +3,10 @@
 // schema to call it. The list is virtualised (only rows near the viewport are in the DOM) so tens
 // of thousands of tools cost no more.
 
-import {
-  Virtualizer,
-  defaultRangeExtractor,
-  elementScroll,
-  measureElement,
-  observeElementOffset,
-  observeElementRect,
-} from '@tanstack/virtual-core'
+import { defaultRangeExtractor } from '@tanstack/virtual-core'
 import { memo } from 'preact/compat'
-import { useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks'
+import { useVirtualizer } from '../use-virtualizer.js'
 import type { ToolAnnotations, ToolInfo } from '../../../daemon/src/protocol/index.js'
 import { SchemaForm } from '../form/SchemaForm.js'
 import type { PaneProps } from './pane-props.js'
@@ -153,22 +147,8 @@ export function ToolsPane({ server }: PaneProps) {
   const scroller = useRef<HTMLDivElement>(null)
   const focused = useRef<string | null>(null)
   const [focusTarget, setFocusTarget] = useState<number | null>(null)
-  const [, rerender] = useReducer((count: number) => count + 1, 0)
   const [rem] = useState(remPx)
-  const [virtualizer] = useState(
-    () =>
-      new Virtualizer<HTMLDivElement, HTMLElement>({
-        count: 0,
-        getScrollElement: () => scroller.current,
-        estimateSize: () => 56,
-        scrollToFn: elementScroll,
-        observeElementRect,
-        observeElementOffset,
-        measureElement,
-        overscan: 12,
-        onChange: () => rerender(0),
-      }),
-  )
+  const virtualizer = useVirtualizer(scroller, { estimateSize: () => 56, overscan: 12 })
   // Open tools (whose forms hold what was typed) and the focused one stay rendered off-screen.
   const kept: number[] = []
   rows.forEach((row, at) => {
