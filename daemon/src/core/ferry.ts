@@ -8,10 +8,8 @@ import type {
   GetPromptResult,
   ReadResourceResult,
 } from '@modelcontextprotocol/client'
-import { appDisplay, checkApp, type AppLoad } from '../apps/app-resource.js'
 import { resolve } from 'node:path'
 import { ApprovalStore, loadSettings, type LoadOptions } from '../config/index.js'
-import { DEFAULT_APP_RESOURCE_TIMEOUT_MS } from '../config/defaults.js'
 import type { ServerConfig, Settings } from '../config/types.js'
 import { ErrorCode, FerryError, errorMessage } from '../errors.js'
 import type { Log } from '../log.js'
@@ -22,7 +20,6 @@ import { SignInService } from './sign-in-service.js'
 import { PriorStore } from '../mcp/prior-store.js'
 import { ServerObservers, type McpLogLine, type ServerObserver } from '../mcp/server-observer.js'
 import type {
-  DisplayResult,
   ReloadResponse,
   ResourcesResponse,
   ServerInfo,
@@ -39,6 +36,8 @@ import {
   type NamedPrompt,
   type ServerOfferings,
 } from './offerings.js'
+import { AppDisplay } from './app-display.js'
+import { ResourceFollows } from './resource-follows.js'
 import { approvalsLapsed, pickAsShown, waitingEntries } from './workspace-approval.js'
 import { buildRegistry, isModelVisible, toToolInfo, type RegistryEntry } from '../tools/registry.js'
 import { plainQualifiedName } from '../tools/qualified-names.js'
@@ -67,6 +66,10 @@ export class Ferry {
   readonly signIn: SignInService
   /** Where sign-ins are recorded; the daemon gives it its callback URL once it listens. */
   readonly signIns: SignIns
+  /** The resources followed on each server, over all sessions, and their updates. */
+  readonly follows: ResourceFollows
+  /** How a finished call shows: its MCP App, or plain and why. */
+  readonly apps: AppDisplay
   private readonly pool: Pool
   private registryCache: RegistryEntry[] | undefined
   private readonly statusListeners = new Set<StatusListener>()
@@ -74,9 +77,6 @@ export class Ferry {
   private readonly changeListeners = new Set<() => void>()
   private readonly logListeners = new Set<ServerLogListener>()
   private readonly observers: ServerObservers
-  private readonly updateListeners = new Set<(server: string, uri: string) => void>()
-  /** The resource URIs followed on each server, over all sessions. */
-  private readonly followed = new Map<string, Set<string>>()
   /** Approvals are read, changed and written one at a time. */
   private approving: Promise<unknown> = Promise.resolve()
 
@@ -95,6 +95,16 @@ export class Ferry {
       log: options.log,
     })
     this.signIn = new SignInService(this.signIns, (name) => this.connection(name), options.log)
+    this.follows = new ResourceFollows(
+      (name) => this.connection(name),
+      (name) => this.pool.get(name),
+    )
+    this.apps = new AppDisplay(
+      (name) => this.connection(name),
+      (name) => this.pool.get(name),
+      (name) => this.serverConfig(name),
+      options.log,
+    )
     this.pool = new Pool({
       workspace: options.load.cwd,
       transport: options.transport,
@@ -111,9 +121,9 @@ export class Ferry {
       },
       onWarning: (_server, message) => this.notice('warning', message),
       observer: (server, level) => this.observers.for(server, level),
-      subscriptions: (server) => [...(this.followed.get(server) ?? [])],
+      subscriptions: (server) => this.follows.uris(server),
       onResourceUpdated: (server, uri) => {
-        for (const listener of this.updateListeners) listener(server, uri)
+        this.follows.updated(server, uri)
       },
       onApprovalLapsed: (server, reason) => {
         options.log({ kind: 'workspace.approval_lapsed', server, reason })
@@ -290,46 +300,6 @@ export class Ferry {
     return this.connection(server).readResource(uri, { signal })
   }
 
-  /**
-   * Follows a resource of a ready server, also across its reconnects, until `unfollow`. Throws,
-   * following nothing, when the server refuses.
-   */
-  async follow(server: string, uri: string): Promise<void> {
-    const connection = this.connection(server)
-    const uris = this.followed.get(server) ?? new Set<string>()
-    if (uris.has(uri)) return
-    // Followed first, so a reconnect while the server is asked subscribes it again.
-    uris.add(uri)
-    this.followed.set(server, uris)
-    try {
-      await connection.subscribeResource(uri)
-    } catch (error) {
-      uris.delete(uri)
-      if (uris.size === 0) this.followed.delete(server)
-      throw error
-    }
-  }
-
-  /** Follows a resource from the next connect of `server` on (a restored subscription). */
-  followOnConnect(server: string, uri: string): void {
-    const uris = this.followed.get(server) ?? new Set<string>()
-    uris.add(uri)
-    this.followed.set(server, uris)
-  }
-
-  /** Stops following a resource (a refusal by the server is logged, not thrown). */
-  async unfollow(server: string, uri: string): Promise<void> {
-    const uris = this.followed.get(server)
-    if (uris?.delete(uri) !== true) return
-    if (uris.size === 0) this.followed.delete(server)
-    await this.pool.get(server)?.unsubscribeResource(uri)
-  }
-
-  /** Called when a server says a followed resource changed. */
-  onResourceUpdated(listener: (server: string, uri: string) => void): void {
-    this.updateListeners.add(listener)
-  }
-
   /** Completion values from `server`; empty when it does not declare completions. */
   complete(
     server: string,
@@ -419,51 +389,6 @@ export class Ferry {
       )
     }
     return connection.callTool(entry.tool, args, options)
-  }
-
-  /**
-   * How a finished call shows: its MCP App when the tool names one, the result is not an error and
-   * the App resource loads and checks out (whether or not the server declares the extension);
-   * otherwise plain, with the reason when there was an App to show. The verdict becomes the
-   * tool's `appNotShown`. Never throws.
-   */
-  async display(
-    entry: RegistryEntry,
-    args: Record<string, unknown>,
-    result: CallToolResult,
-    signal: AbortSignal,
-  ): Promise<DisplayResult> {
-    if (entry.uiResourceUri === null || result.isError === true) return { type: 'plain' }
-    const resourceUri = entry.uiResourceUri
-    const load: AppLoad = {
-      serverName: entry.server,
-      serverTool: entry.tool,
-      resourceUri,
-      toolInput: args,
-      toolResult: result,
-      timeoutMs:
-        this.serverConfig(entry.server)?.appResourceTimeoutMs ?? DEFAULT_APP_RESOURCE_TIMEOUT_MS,
-      signal,
-      read: (uri, options) => this.connection(entry.server).readResource(uri, options),
-      listedMeta: () =>
-        this.pool.get(entry.server)?.discovered.resources.find((r) => r.uri === resourceUri)?._meta,
-    }
-    const checked = await checkApp(load)
-    // A cancelled call says nothing about the App.
-    if (!signal.aborted) {
-      this.pool.get(entry.server)?.appChecks.record(resourceUri, checked)
-    }
-    const display = appDisplay(load, checked)
-    if (display.type === 'plain') {
-      this.options.log({
-        kind: 'call.app_not_shown',
-        server: entry.server,
-        tool: entry.tool,
-        resourceUri,
-        reason: display.appNotShown,
-      })
-    }
-    return display
   }
 
   /** The settings of an enabled server, if there is one by that name. */

@@ -111,7 +111,7 @@ export class CallRunner {
         tool: entry.name,
         server: entry.server,
         readOnlyHint: entry.annotations.readOnlyHint,
-        serverTrusted: this.ferry.serverConfig(entry.server)?.trust === true,
+        serverTrusted: entry.serverTrusted,
         serverFingerprint: entry.serverFingerprint,
         toolFingerprint: entry.toolFingerprint,
       }
@@ -151,7 +151,12 @@ export class CallRunner {
       })
       // The App (if any) is loaded before the result is stored, so every client sees one event;
       // the model-visible result stays exactly what the server returned.
-      const display = await this.ferry.display(entry, input.arguments, result, controller.signal)
+      const display = await this.ferry.apps.display(
+        entry,
+        input.arguments,
+        result,
+        controller.signal,
+      )
       // The caller gets what is stored: a result over the event bounds comes back shortened.
       const stored = await session.emit({ type: 'call.result', callId, result, display }, null)
       return { callId, result: stored.result }

@@ -23,7 +23,7 @@ export class ResourceSubscriptions {
     private readonly manager: SessionManager,
     private readonly log: Log,
   ) {
-    ferry.onResourceUpdated((server, uri) => this.updated(server, uri))
+    ferry.follows.onUpdated((server, uri) => this.updated(server, uri))
   }
 
   /**
@@ -38,7 +38,8 @@ export class ResourceSubscriptions {
   ): Promise<number | null> {
     const followers = this.followers.get(key(server, uri))
     if (followers?.has(session.id) === true) return null
-    if (followers === undefined || followers.size === 0) await this.ferry.follow(server, uri)
+    if (followers === undefined || followers.size === 0)
+      await this.ferry.follows.follow(server, uri)
     const set = this.followers.get(key(server, uri)) ?? new Set<string>()
     set.add(session.id)
     this.followers.set(key(server, uri), set)
@@ -65,7 +66,7 @@ export class ResourceSubscriptions {
     }
     if (followers.size === 0) {
       this.followers.delete(key(server, uri))
-      await this.ferry.unfollow(server, uri)
+      await this.ferry.follows.unfollow(server, uri)
     }
     await session.emit({ type: 'resource.unsubscribed', server, uri }, client)
   }
@@ -85,7 +86,7 @@ export class ResourceSubscriptions {
       const set = this.followers.get(id) ?? new Set<string>()
       set.add(session.id)
       this.followers.set(id, set)
-      this.ferry.followOnConnect(server, uri)
+      this.ferry.follows.followOnConnect(server, uri)
     }
   }
 
@@ -100,7 +101,7 @@ export class ResourceSubscriptions {
         followers?.delete(id)
         if (followers?.size === 0) {
           this.followers.delete(key(server, uri))
-          void this.ferry.unfollow(server, uri)
+          void this.ferry.follows.unfollow(server, uri)
         }
         continue
       }

@@ -30,6 +30,8 @@ export interface RegistryEntry extends ToolInfo {
   visibility: ToolVisibility[]
   /** The server's connection fingerprint when the tool was listed. */
   serverFingerprint: string
+  /** The server's settings mark it trusted: its calls need no confirmation. */
+  serverTrusted: boolean
   /** See `toolFingerprint`. */
   toolFingerprint: string
 }
@@ -74,6 +76,7 @@ export function buildRegistry(sources: readonly ToolSource[]): RegistryEntry[] {
       .filter((tool) => isToolAllowed(source.config, tool.name))
       .map((tool) => ({
         server: source.config.name,
+        trusted: source.config.trust === true,
         fingerprint: source.fingerprint,
         tool,
         appNotShown: source.appNotShown,
@@ -81,7 +84,7 @@ export function buildRegistry(sources: readonly ToolSource[]): RegistryEntry[] {
       }))
   })
   const names = qualifyNames(picked.map(({ server, tool }) => ({ server, tool: tool.name })))
-  return picked.map(({ server, fingerprint, tool, appNotShown, taskBlocker }, i) => {
+  return picked.map(({ server, trusted, fingerprint, tool, appNotShown, taskBlocker }, i) => {
     const ui = readToolUi(tool)
     const taskSupport = taskSupportOf(tool)
     return {
@@ -99,6 +102,7 @@ export function buildRegistry(sources: readonly ToolSource[]): RegistryEntry[] {
       definition: tool,
       visibility: ui.visibility,
       serverFingerprint: fingerprint,
+      serverTrusted: trusted,
       toolFingerprint: toolFingerprint(tool),
     }
   })
@@ -109,6 +113,7 @@ export function toToolInfo(entry: RegistryEntry): ToolInfo {
     definition: _definition,
     visibility: _visibility,
     serverFingerprint: _server,
+    serverTrusted: _trusted,
     toolFingerprint: _tool,
     ...info
   } = entry
