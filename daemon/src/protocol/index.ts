@@ -1,6 +1,7 @@
 // Wire types shared by the daemon, the CLI, the terminal client and the WebShell.
-// Browser-safe: this module imports nothing from node: and nothing with side effects; the zod
-// schemas in its files are for the daemon and the CLI, and the WebShell imports only types.
+// Browser-safe: nothing from node: and nothing with side effects (dependency-cruiser checks it). Each
+// module below is exported by name, so what the wire offers is read here in one place; the zod
+// schemas are for the daemon and the CLI, and the WebShell imports types and zod-free constants.
 
 import type { WireError } from './errors.js'
 import type { InputAction, InputRequestedEvent } from './inputs.js'
@@ -197,17 +198,155 @@ export interface GatewayTokenCreateResponse {
   url: string
 }
 
-export * from './apps.js'
-export * from './events.js'
-export * from './grants.js'
-export * from './inputs.js'
-export * from './observe.js'
-export * from './offerings.js'
-export * from './stream.js'
-export * from './workspace.js'
-export * from './server-status.js'
-export * from './sign-in.js'
-export * from './wire.js'
-export * from './errors.js'
-export * from './transcript-cursor.js'
-export * from './stream-commands.js'
+export {
+  APP_CONTENT_BLOCKS_LIMIT,
+  APP_DOWNLOAD_BYTES_LIMIT,
+  APP_DOWNLOAD_FILES_LIMIT,
+  appCloseSchema,
+  appCommandRef,
+  appCommandSchema,
+  appDownloadFileSchema,
+  appDownloadParamsSchema,
+  appListParamsSchema,
+  appLogParamsSchema,
+  appMessageParamsSchema,
+  appModelContextParamsSchema,
+  appOpenLinkParamsSchema,
+  appOpenSchema,
+  appRequestCommandSchema,
+  appRequestSchema,
+  appResourceReadParamsSchema,
+  appToolCallParamsSchema,
+  type AppCloseCommand,
+  type AppContextInfo,
+  type AppEventBody,
+  type AppMethod,
+  type AppOpenCommand,
+  type AppOrigin,
+  type AppRequest,
+  type AppRequestCommand,
+  type AppsResponse,
+} from './apps.js'
+export {
+  CALL_END_TYPES,
+  isCallEnd,
+  type AppCsp,
+  type CallEndType,
+  type CallToolResult,
+  type ClientKind,
+  type ClientRef,
+  type ConfirmationOutcome,
+  type DisplayResult,
+  type EventsPage,
+  type SessionInfo,
+  type TranscriptEvent,
+  type TranscriptEventBody,
+} from './events.js'
+export {
+  grantInfoSchema,
+  grantRevokeRequestSchema,
+  grantRevokedSchema,
+  grantScopeSchema,
+  type GrantInfo,
+  type GrantRevokeRequest,
+  type GrantRevokeResponse,
+  type GrantRevokedEvent,
+  type GrantScope,
+  type GrantsResponse,
+} from './grants.js'
+export {
+  inputActionSchema,
+  inputAnswerSchema,
+  inputKindSchema,
+  inputRequestedSchema,
+  inputResolvedSchema,
+  samplingRequestSchema,
+  type InputAction,
+  type InputAnswer,
+  type InputAnswerResponse,
+  type InputKind,
+  type InputRequestedEvent,
+  type InputResolvedEvent,
+  type SamplingRequest,
+} from './inputs.js'
+export {
+  LOG_LEVELS,
+  followServerSchema,
+  logLevelRequestSchema,
+  logLevelSchema,
+  serverLogSchema,
+  traceEntrySchema,
+  unfollowServerSchema,
+  type FollowServerCommand,
+  type LogLevel,
+  type LogLevelRequest,
+  type LogLevelResponse,
+  type ServerLogEvent,
+  type ServerLogLine,
+  type TraceEntry,
+  type TraceResponse,
+  type UnfollowServerCommand,
+} from './observe.js'
+export {
+  OFFERING_BODY_LIMIT,
+  completionRequestSchema,
+  promptArgumentSchema,
+  promptFailedSchema,
+  promptGetRequestSchema,
+  promptGotSchema,
+  promptInfoSchema,
+  resourceInfoSchema,
+  resourceReadFailedSchema,
+  resourceReadSchema,
+  resourceRequestSchema,
+  resourceSubscribedSchema,
+  resourceTemplateInfoSchema,
+  resourceUpdatedSchema,
+  storedBodySchema,
+  type CompletionRequest,
+  type CompletionResponse,
+  type OfferingEvent,
+  type PromptGetRequest,
+  type PromptGetResponse,
+  type PromptInfo,
+  type PromptMessageBody,
+  type ResourceContentsBody,
+  type ResourceInfo,
+  type ResourceReadResponse,
+  type ResourceRequest,
+  type ResourceSubscriptionResponse,
+  type ResourceTemplateInfo,
+  type ResourcesResponse,
+  type StoredBody,
+} from './offerings.js'
+export {
+  CLOSE_SHUTTING_DOWN,
+  CLOSE_TOO_SLOW,
+  STREAM_AUTH_PREFIX,
+  STREAM_PROTOCOL,
+  type StreamMessage,
+} from './stream.js'
+export {
+  DIGEST_PATTERN,
+  workspaceApproveRequestSchema,
+  workspaceEntrySchema,
+  workspaceFileSchema,
+  workspaceResponseSchema,
+  type WorkspaceApproveRequest,
+  type WorkspaceEntry,
+  type WorkspaceFile,
+  type WorkspaceResponse,
+} from './workspace.js'
+export { serverStatusSchema, type ServerStatus } from './server-status.js'
+export {
+  loginOutcomeSchema,
+  loginResponseSchema,
+  logoutResponseSchema,
+  type LoginOutcome,
+  type LoginResponse,
+  type LogoutResponse,
+} from './sign-in.js'
+export { callFields, clientSchema, outcomeSchema, type ClientClaim } from './wire.js'
+export { ErrorCode, type WireError } from './errors.js'
+export { RETRY_FIRST_MS, RETRY_MAX_MS, TranscriptCursor, retryDelay } from './transcript-cursor.js'
+export { streamCommandSchema, type StreamCommand } from './stream-commands.js'
