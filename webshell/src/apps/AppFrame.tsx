@@ -5,13 +5,23 @@ import { useLayoutEffect, useRef, useState } from 'preact/hooks'
 import type { CallToolResult } from '../../../daemon/src/protocol/index.js'
 import { ResultView } from '../result/ResultView.js'
 import { loadAppView, loadedAppView, sandboxOrigin } from './app-loader.js'
+import type { AppRequestsOptions } from './app-requests.js'
 import type { AppDisplay } from './app-view.js'
+import type { LiveApps } from './live-apps.js'
 import { AppStage } from './AppStage.js'
 import { AnswerButton } from '../questions/AnswerButton.js'
 import { useArmed } from '../questions/question-guard.js'
 import { useShell } from '../store/shell-context.js'
 
 /** An App asks for the clipboard in its resource; the person decides before it starts. */
+/** The page's "always open" answers for the Apps of `session`, kept by `liveApps`. */
+function linksOf(liveApps: LiveApps, session: string | undefined): AppRequestsOptions['links'] {
+  return {
+    allowed: (origin) => liveApps.opensWithoutAsking(session, origin),
+    allow: (origin) => liveApps.allowLinks(session, origin),
+  }
+}
+
 export function wantsClipboard(display: AppDisplay): boolean {
   const declared = display.permissions.clipboardWrite
   return typeof declared === 'object' && declared !== null
@@ -95,7 +105,7 @@ export function AppFrame({
           requests: {
             channel: controller.apps,
             callId,
-            ferrySession: store.transcript.model.peek().session,
+            links: linksOf(liveApps, store.transcript.model.peek().session),
             onTeardownRequested: () => void liveApps.close(callId),
           },
         }),

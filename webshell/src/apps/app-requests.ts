@@ -23,15 +23,12 @@ export const HOST_CAPABILITIES: McpUiHostCapabilities = {
   updateModelContext: { ...MODALITIES, structuredContent: {} },
 }
 
-/** Origins the person let open without asking, per Ferry session, while the tab lives. */
-const alwaysOpen = new Map<string, Set<string>>()
-
 export interface AppRequestsOptions {
   channel: AppChannel
   /** The call whose result rendered the App. */
   callId: string
-  /** The Ferry session the App belongs to, for "always for this origin in this session". */
-  ferrySession: string | undefined
+  /** Origins the person let this App's session open without asking ("always"), kept by the page. */
+  links: { allowed(origin: string): boolean; allow(origin: string): void }
   /** The App asked to be closed. */
   onTeardownRequested(): void
 }
@@ -46,7 +43,7 @@ export interface AppRequests {
 interface RequestContext {
   session: AppSession
   prompts: AppPrompts
-  ferrySession: string | undefined
+  links: AppRequestsOptions['links']
   onTeardownRequested(): void
 }
 
@@ -114,14 +111,13 @@ function wireRequests(bridge: AppBridge, context: RequestContext): void {
     const target = webUrl(url)
     // Other schemes are never shown to the person; the App hears no at once.
     if (target === null || session.isClosed || prompts.busy) return { isError: true }
-    const allowed = alwaysOpen.get(context.ferrySession ?? '')
     // Without the person's recent click a new tab would be blocked, so then they are asked anyway.
-    if (allowed?.has(target.origin) === true && freshClick()) {
+    if (context.links.allowed(target.origin) && freshClick()) {
       openPage(target)
     } else {
       const answer = await prompts.askLink(target)
       if (answer === 'declined') return { isError: true }
-      if (answer === 'always') remember(context.ferrySession, target.origin)
+      if (answer === 'always') context.links.allow(target.origin)
     }
     await pass({ method: 'ui/open-link', params: { url: target.href } })
     return {}
@@ -141,13 +137,6 @@ function wireRequests(bridge: AppBridge, context: RequestContext): void {
 
 function cursorOf(params: { cursor?: string } | undefined): { cursor?: string } {
   return params?.cursor === undefined ? {} : { cursor: params.cursor }
-}
-
-function remember(ferrySession: string | undefined, origin: string): void {
-  const key = ferrySession ?? ''
-  const origins = alwaysOpen.get(key) ?? new Set<string>()
-  origins.add(origin)
-  alwaysOpen.set(key, origins)
 }
 
 /** The person clicked or typed a moment ago (in the App too), so the browser lets a tab open. */

@@ -17,6 +17,8 @@ export class LiveApps {
   private readonly closed = new Set<string>()
   /** The person's answer to an App's clipboard request, kept while the page lives. */
   private readonly clipboard = new Map<string, boolean>()
+  /** Origins the person let Apps open without asking, per Ferry session, while the page lives. */
+  private readonly linksAllowed = new Map<string, Set<string>>()
   /** Bumped when an App closes or reopens, or a clipboard answer is given. */
   readonly changes = signal(0)
   /** The App shown full screen or in the floating panel; it goes back inline when closed. */
@@ -25,6 +27,19 @@ export class LiveApps {
 
   isClosed(callId: string): boolean {
     return this.closed.has(callId)
+  }
+
+  /** Whether Apps of `session` may open pages of `origin` without asking. */
+  opensWithoutAsking(session: string | undefined, origin: string): boolean {
+    return this.linksAllowed.get(session ?? '')?.has(origin) === true
+  }
+
+  /** The person said "always" for `origin` in `session`. */
+  allowLinks(session: string | undefined, origin: string): void {
+    const key = session ?? ''
+    const origins = this.linksAllowed.get(key) ?? new Set<string>()
+    origins.add(origin)
+    this.linksAllowed.set(key, origins)
   }
 
   clipboardAnswer(callId: string): boolean | undefined {
