@@ -299,18 +299,25 @@ describe('the sandbox proxy in chromium', () => {
     await page.goto(`http://localhost:${port}/sandbox-proxy`)
     await page.locator('#refused').waitFor()
     expect(await page.locator('#refused').textContent()).toContain('does nothing on its own')
-    // No listener either: a resource handed to it by itself does not mount.
-    await page.evaluate(() =>
-      window.postMessage(
-        {
-          jsonrpc: '2.0',
-          method: 'ui/notifications/sandbox-resource-ready',
-          params: { html: '<p>x</p>' },
-        },
-        '*',
-      ),
+    // No listener either: a resource handed to it by itself does not mount. A second message to
+    // the same window is dispatched only after every listener has had the first.
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          window.addEventListener('message', (event) => {
+            if (event.data === 'after') resolve()
+          })
+          window.postMessage(
+            {
+              jsonrpc: '2.0',
+              method: 'ui/notifications/sandbox-resource-ready',
+              params: { html: '<p>x</p>' },
+            },
+            '*',
+          )
+          window.postMessage('after', '*')
+        }),
     )
-    await page.waitForTimeout(200)
     expect(await page.locator('iframe').count()).toBe(0)
     await page.close()
   })
