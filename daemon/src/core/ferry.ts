@@ -1,13 +1,7 @@
-// The daemon's state in one place: settings → pool of connections → tool registry. Every client
-// surface (REST, WebSocket and the gateway) goes through these methods.
+// The catalog: settings → pool of connections → tool registry, with its parts (offerings, resource
+// follows, App display, sign-in). Clients reach it through service/ferry-service.ts.
 
-import type {
-  CallToolResult,
-  CompleteRequest,
-  CompleteResult,
-  GetPromptResult,
-  ReadResourceResult,
-} from '@modelcontextprotocol/client'
+import type { CallToolResult } from '@modelcontextprotocol/client'
 import { resolve } from 'node:path'
 import { ApprovalStore, loadSettings, type LoadOptions } from '../config/index.js'
 import type { ServerConfig, Settings } from '../config/types.js'
@@ -21,7 +15,6 @@ import { PriorStore } from '../mcp/prior-store.js'
 import { ServerObservers, type McpLogLine, type ServerObserver } from '../mcp/server-observer.js'
 import type {
   ReloadResponse,
-  ResourcesResponse,
   ServerInfo,
   ServerStatus,
   ToolInfo,
@@ -30,14 +23,10 @@ import type {
   WorkspaceEntry,
   WorkspaceResponse,
 } from '../protocol/index.js'
-import {
-  qualifiedPrompts,
-  resourceInfos,
-  type NamedPrompt,
-  type ServerOfferings,
-} from './offerings.js'
+import type { ServerOfferings } from './offerings.js'
 import { AppDisplay } from './app-display.js'
 import { ResourceFollows } from './resource-follows.js'
+import { Offerings } from './server-offerings.js'
 import { approvalsLapsed, pickAsShown, waitingEntries } from './workspace-approval.js'
 import { buildRegistry, isModelVisible, toToolInfo, type RegistryEntry } from '../tools/registry.js'
 import { plainQualifiedName } from '../tools/qualified-names.js'
@@ -70,6 +59,8 @@ export class Ferry {
   readonly follows: ResourceFollows
   /** How a finished call shows: its MCP App, or plain and why. */
   readonly apps: AppDisplay
+  /** Ready servers' prompts, resources and templates, and the gets, reads and completions. */
+  readonly offerings: Offerings
   private readonly pool: Pool
   private registryCache: RegistryEntry[] | undefined
   private readonly statusListeners = new Set<StatusListener>()
@@ -95,6 +86,11 @@ export class Ferry {
       log: options.log,
     })
     this.signIn = new SignInService(this.signIns, (name) => this.connection(name), options.log)
+    this.offerings = new Offerings(
+      () => this.pool.all(),
+      (name) => this.connection(name),
+      (name, listed) => this.throwIfServerDown(name, listed),
+    )
     this.follows = new ResourceFollows(
       (name) => this.connection(name),
       (name) => this.pool.get(name),
@@ -250,63 +246,6 @@ export class Ferry {
     return this.registry()
       .filter((entry) => (server === undefined || entry.server === server) && isModelVisible(entry))
       .map(toToolInfo)
-  }
-
-  /** What every ready server lists (prompts and resources among it), in settings order. */
-  offerings(): ServerOfferings[] {
-    return this.pool
-      .all()
-      .filter((connection) => connection.status === 'ready')
-      .map((connection) => ({ server: connection.name, offered: connection.discovered }))
-  }
-
-  /** The prompts of ready servers under qualified names (of `server` only, when given). */
-  prompts(server?: string): NamedPrompt[] {
-    if (server !== undefined) this.connection(server)
-    return qualifiedPrompts(this.offerings()).filter(
-      (item) => server === undefined || item.server === server,
-    )
-  }
-
-  /** The prompt of a qualified name, or why there is none: not found, or its server is down. */
-  prompt(qualifiedName: string): NamedPrompt {
-    const found = this.prompts().find((item) => item.name === qualifiedName)
-    if (found !== undefined) return found
-    this.throwIfServerDown(qualifiedName, (offered) => offered.prompts)
-    throw new FerryError(
-      ErrorCode.NotFound,
-      `no prompt named "${qualifiedName}"; run \`ferry prompts\` to see the qualified names`,
-    )
-  }
-
-  /** The resources and templates of ready servers (of `server` only, when given). */
-  resources(server?: string): ResourcesResponse {
-    if (server !== undefined) this.connection(server)
-    return resourceInfos(this.offerings(), server)
-  }
-
-  /** Gets a prompt from `server` by the name the server lists it under. */
-  getPrompt(
-    server: string,
-    name: string,
-    args: Record<string, string> | undefined,
-    signal: AbortSignal,
-  ): Promise<GetPromptResult> {
-    return this.connection(server).getPrompt(name, args, { signal })
-  }
-
-  /** Reads a resource from `server`. */
-  readResource(server: string, uri: string, signal: AbortSignal): Promise<ReadResourceResult> {
-    return this.connection(server).readResource(uri, { signal })
-  }
-
-  /** Completion values from `server`; empty when it does not declare completions. */
-  complete(
-    server: string,
-    params: CompleteRequest['params'],
-    signal: AbortSignal,
-  ): Promise<CompleteResult> {
-    return this.connection(server).complete(params, { signal })
   }
 
   /** Lists again through each ready client, so the SDK's response cache decides what reaches the wire. */

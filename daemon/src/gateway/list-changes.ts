@@ -51,7 +51,7 @@ export class ListChanges {
 
   /** What each list holds now, as every client's view is cut from it. */
   private digests(): Record<ListKind, string> {
-    const offerings = this.catalog.offerings()
+    const offerings = this.catalog.offerings.all()
     return {
       tools: digest(
         this.catalog

@@ -28,7 +28,7 @@ export const PROMPTS_RESOURCES_CAPABILITIES = {
 
 /** The prompts a client sees, under the names it knows them by. */
 export function promptsFor(catalog: CatalogApi, view: ClientView): NamedPrompt[] {
-  return qualifiedPrompts(catalog.offerings())
+  return qualifiedPrompts(catalog.offerings.all())
     .filter((item) => view.reaches(item.server))
     .map((item) => (view.grant.unprefixed ? { ...item, name: item.prompt.name } : item))
 }
@@ -55,7 +55,7 @@ export function resourceClaims(
     if (entry.uiResourceUri === null || !entry.visibility.includes('model')) continue
     uiOf.set(entry.server, [...(uiOf.get(entry.server) ?? []), entry.uiResourceUri])
   }
-  for (const { server, offered } of catalog.offerings()) {
+  for (const { server, offered } of catalog.offerings.all()) {
     if (!reaches(server)) continue
     const claim = (uri: string, resource: Resource | undefined) => {
       const known = claims.uris.get(uri)
@@ -125,7 +125,7 @@ export function servePromptsAndResources(
       )
     }
     try {
-      return await catalog.getPrompt(
+      return await catalog.offerings.getPrompt(
         found.server,
         found.prompt.name,
         request.params.arguments,
@@ -157,7 +157,7 @@ export function servePromptsAndResources(
       )
     }
     try {
-      return await catalog.readResource(owner, uri, ctx.mcpReq.signal)
+      return await catalog.offerings.readResource(owner, uri, ctx.mcpReq.signal)
     } catch (error) {
       throw upstreamFailure(error, `resource "${uri}" of server "${owner}"`)
     }

@@ -36,11 +36,11 @@ export function offeringRoutes(catalog: CatalogApi, sessions: SessionsApi): Hono
   const routes = new Hono()
 
   routes.get('/prompts', (c) =>
-    c.json<PromptInfo[]>(catalog.prompts(c.req.query('server')).map(toPromptInfo)),
+    c.json<PromptInfo[]>(catalog.offerings.prompts(c.req.query('server')).map(toPromptInfo)),
   )
 
   routes.get('/resources', (c) =>
-    c.json<ResourcesResponse>(catalog.resources(c.req.query('server'))),
+    c.json<ResourcesResponse>(catalog.offerings.resources(c.req.query('server'))),
   )
 
   routes.post('/prompts/get', async (c) => {

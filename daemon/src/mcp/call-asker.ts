@@ -110,15 +110,23 @@ export class RunningCall {
   }
 }
 
-/** Aborts once every one of `signals` has (a question several calls share ends with the last). */
-function allAborted(signals: readonly AbortSignal[]): AbortSignal {
+/**
+ * Aborts once every one of `signals` has (a question several calls share ends with the last);
+ * `dispose` stops listening, so a call that asks many questions keeps no listener per question.
+ */
+function allAborted(signals: readonly AbortSignal[]): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController()
   const check = () => {
     if (signals.every((signal) => signal.aborted)) controller.abort(CALL_ENDED)
   }
   for (const signal of signals) signal.addEventListener('abort', check, { once: true })
   check()
-  return controller.signal
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      for (const signal of signals) signal.removeEventListener('abort', check)
+    },
+  }
 }
 
 /** Aborts with `reason` (which the question's record gives) once `signal` does. */
@@ -140,8 +148,12 @@ async function asking<T>(
   ask: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const callsOver = allAborted(calls.map((call) => call.signal))
-  const signal = request === undefined ? callsOver : AbortSignal.any([request, callsOver])
-  if (signal.aborted) return ended
+  const signal =
+    request === undefined ? callsOver.signal : AbortSignal.any([request, callsOver.signal])
+  if (signal.aborted) {
+    callsOver.dispose()
+    return ended
+  }
   const over = new Promise<T>((resolve) =>
     signal.addEventListener('abort', () => resolve(ended), { once: true }),
   )
@@ -149,6 +161,7 @@ async function asking<T>(
   try {
     return await Promise.race([ask(signal), over])
   } finally {
+    callsOver.dispose()
     for (const call of calls) call.timer?.release()
   }
 }

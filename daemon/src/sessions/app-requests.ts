@@ -155,8 +155,8 @@ export class AppRequests {
       )
     }
     // An unknown or stopped server is named here.
-    this.ferry.resources(app.server)
-    const offered = this.ferry.offerings().find((entry) => entry.server === app.server)
+    this.ferry.offerings.resources(app.server)
+    const offered = this.ferry.offerings.all().find((entry) => entry.server === app.server)
     if (offered === undefined) {
       throw new FerryError(
         ErrorCode.ServerNotReady,

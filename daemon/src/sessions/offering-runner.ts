@@ -111,14 +111,14 @@ export class OfferingRunner {
     client: ClientRef,
     signal?: AbortSignal,
   ): Promise<PromptGot> {
-    const named = this.ferry.prompt(request.name)
+    const named = this.ferry.offerings.prompt(request.name)
     checkPromptArguments(named, request.arguments)
     const args = request.arguments
     const timeoutMs = this.ferry.serverConfig(named.server)?.timeout ?? 60_000
     const what = `prompt "${named.prompt.name}"`
     try {
       const outcome = await within(timeoutMs, signal, (inner) =>
-        this.ferry.getPrompt(named.server, named.prompt.name, args, inner),
+        this.ferry.offerings.getPrompt(named.server, named.prompt.name, args, inner),
       )
       if ('timedOut' in outcome) {
         throw new FerryError(
@@ -166,12 +166,12 @@ export class OfferingRunner {
   ): Promise<ReadResourceResult> {
     // An unknown or stopped server is refused before anything is recorded.
     const config = this.ferry.serverConfig(server)
-    if (config === undefined) this.ferry.resources(server)
+    if (config === undefined) this.ferry.offerings.resources(server)
     const timeoutMs = config?.appResourceTimeoutMs ?? 5_000
     const what = `resource ${uri}`
     try {
       const outcome = await within(timeoutMs, signal, (inner) =>
-        this.ferry.readResource(server, uri, inner),
+        this.ferry.offerings.readResource(server, uri, inner),
       )
       if ('timedOut' in outcome) {
         throw new FerryError(
@@ -207,13 +207,13 @@ export class OfferingRunner {
   async complete(request: CompletionRequest, signal?: AbortSignal): Promise<CompletionResponse> {
     const timeoutMs = this.ferry.serverConfig(request.server)?.timeout
     // An unknown or stopped server is named before anything is asked.
-    if (timeoutMs === undefined) this.ferry.resources(request.server)
+    if (timeoutMs === undefined) this.ferry.offerings.resources(request.server)
     const limit = timeoutMs ?? 60_000
     const what = 'a completion'
     let outcome
     try {
       outcome = await within(limit, signal, (inner) =>
-        this.ferry.complete(
+        this.ferry.offerings.complete(
           request.server,
           {
             ref: request.ref,
