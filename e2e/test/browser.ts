@@ -2,23 +2,23 @@
 // record of console errors so every browser test can assert there were none.
 
 import { chromium, type Browser, type Page } from 'playwright-core'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, inject } from 'vitest'
 
 export const CHROMIUM = '/usr/bin/chromium'
 
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+/** A connection to the run's chromium (see chromium-server.ts). */
+export async function connectBrowser(): Promise<Browser> {
+  return chromium.connect(inject('chromiumEndpoint'))
 }
 
 /** A new page whose console errors and page errors are collected in `errors`. */
@@ -32,16 +32,19 @@ export async function openPage(browser: Browser): Promise<{ page: Page; errors: 
   return { page, errors }
 }
 
-/** One browser for the whole test file, closed after it; call at the top level of the file. */
 /** The errors apart from those a browser logs while the daemon is away (refused connections). */
 export function errorsBesidesDaemonAway(errors: readonly string[]): string[] {
   return errors.filter((message) => !/ERR_CONNECTION_REFUSED|WebSocket connection/.test(message))
 }
 
+/**
+ * The run's browser for the whole test file, disconnected after it (closing what the file opened);
+ * call at the top level of the file.
+ */
 export function useBrowser(): () => Browser {
   let browser: Browser | undefined
   beforeAll(async () => {
-    browser = await launchBrowser()
+    browser = await connectBrowser()
   })
   afterAll(async () => {
     await browser?.close()

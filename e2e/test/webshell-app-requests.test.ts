@@ -4,12 +4,13 @@
 // sends messages and model context the transcript shows, logs, and saves a file the person allowed.
 
 import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { FrameLocator, Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TranscriptEvent } from '../../daemon/src/protocol/index.js'
-import { cleanup, fixture, type Daemon } from '../../daemon/test/harness.js'
+import { cleanup, fixture, tempDir, type Daemon } from '../../daemon/test/harness.js'
 import { startInProcess } from '../../daemon/test/in-process.js'
 import { appHostServerPath } from '../fixtures/paths.js'
 import { errorsBesidesDaemonAway, openPage, useBrowser } from './browser.js'
@@ -299,7 +300,9 @@ describe('what an MCP App may ask of the WebShell', () => {
     await prompt.getByTestId('app-download-save').click()
     const saved = await download
     expect(saved.suggestedFilename()).toBe('report.csv')
-    expect(await readFile(await saved.path(), 'utf8')).toBe('a,b\n1,2\n')
+    const savedFile = join(await tempDir('ferry-download-'), 'report.csv')
+    await saved.saveAs(savedFile)
+    expect(await readFile(savedFile, 'utf8')).toBe('a,b\n1,2\n')
     await expect.poll(() => app.locator('#out-download').textContent()).toBe('ok')
     await appCard
       .locator('[data-testid="app-activity"][data-event="app.download"]', {

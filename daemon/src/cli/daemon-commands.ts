@@ -9,7 +9,7 @@ import { ErrorCode, FerryError } from '../errors.js'
 import { isAlive } from '../daemon/lock.js'
 import { DAEMON_NODE_FLAGS } from '../daemon/node-flags.js'
 import { readRuntimeFile, type RuntimeInfo } from '../daemon/runtime-file.js'
-import { runDaemon, type DaemonHandle } from '../daemon/run-daemon.js'
+import type { DaemonHandle } from '../daemon/run-daemon.js'
 import { ensurePrivateDir } from '../daemon/state-dir.js'
 import type { StatusResponse } from '../protocol/index.js'
 import { closedPipe, type CliContext } from './context.js'
@@ -62,6 +62,8 @@ export async function serve(ctx: CliContext, options: ServeOptions): Promise<num
       live.daemon?.log({ kind: 'settings.reload_failed', error: (error as Error).message })
     })
   })
+  // The daemon's modules load only here: `status`, `stop` and `start` need none of them.
+  const { runDaemon } = await import('../daemon/run-daemon.js')
   const daemon = await runDaemon({
     stateDir: ctx.stateDir,
     cwd: workspaceOf(ctx, options),
