@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { wireTapPath } from '../../e2e/fixtures/paths.js'
 import type { CallStreamLine, ToolInfo, TranscriptEvent } from '../src/protocol/index.js'
+import { MIN_TASK_POLL_MS } from '../src/mcp/task-call.js'
 import { answerInput, answerer, endOf, nextInput, startCall } from './inputs-rig.js'
 import {
   cleanup,
@@ -17,14 +18,22 @@ const everything = fileURLToPath(
   new URL('../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
 )
 const RESEARCH = 'mcp_everything_simulate-research-query'
+/** Two clocks' millisecond rounding: a timer of n ms may look one or two short on the wire. */
+const TIMER_SLACK_MS = 2
 
 interface Relayed {
   to: 'server' | 'client'
+  at: number
   message: {
     id?: number
     method?: string
     params?: { name?: string; taskId?: string; task?: unknown; arguments?: { topic?: string } }
-    result?: { task?: { taskId?: string }; taskId?: string; status?: string }
+    result?: {
+      task?: { taskId?: string; pollInterval?: number }
+      taskId?: string
+      status?: string
+      pollInterval?: number
+    }
   }
 }
 
@@ -118,6 +127,26 @@ describe('a tool that needs a task, on server-everything (2025-11-25)', () => {
     expect(typeof taskId).toBe('string')
     expect(sent.some((m) => m.method === 'tasks/get' && m.params?.taskId === taskId)).toBe(true)
     expect(sent.some((m) => m.method === 'tasks/result' && m.params?.taskId === taskId)).toBe(true)
+
+    // Each poll waits the interval the server asked for in its last answer, and none comes sooner.
+    const polls = wire.filter(
+      (r) =>
+        r.to === 'server' &&
+        r.message.method === 'tasks/get' &&
+        r.message.params?.taskId === taskId,
+    )
+    const asked = (poll: Relayed | undefined) => {
+      const reply = wire.find((r) => r.to === 'client' && r.message.id === poll?.message.id)
+      return reply?.message.result?.pollInterval ?? reply?.message.result?.task?.pollInterval
+    }
+    expect(polls.length).toBeGreaterThan(1)
+    const firstInterval = asked(answer)
+    expect(firstInterval).toBeGreaterThanOrEqual(MIN_TASK_POLL_MS)
+    expect(polls[0]!.at - answer!.at).toBeGreaterThanOrEqual(firstInterval! - TIMER_SLACK_MS)
+    for (let i = 1; i < polls.length; i++) {
+      const interval = Math.max(MIN_TASK_POLL_MS, asked(polls[i - 1]) ?? firstInterval!)
+      expect(polls[i]!.at - polls[i - 1]!.at).toBeGreaterThanOrEqual(interval - TIMER_SLACK_MS)
+    }
   }, 30_000)
 
   it("puts the task's question to a person and continues with the answer", async () => {

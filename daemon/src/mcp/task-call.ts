@@ -74,8 +74,10 @@ function describeStatus(task: Task): string {
   return `${state}: ${task.statusMessage}`
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
+/** A wait of `ms` that ends early when `signal` aborts or `end()` is called. */
+function pause(ms: number, signal: AbortSignal): { over: Promise<void>; end: () => void } {
+  let end = () => {}
+  const over = new Promise<void>((resolve) => {
     const timer = setTimeout(done, ms)
     signal.addEventListener('abort', done, { once: true })
     function done() {
@@ -83,7 +85,9 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
       signal.removeEventListener('abort', done)
       resolve()
     }
+    end = done
   })
+  return { over, end }
 }
 
 /** Runs `tool` as a task and resolves with its result, as `callTool` would for a plain call. */
@@ -139,7 +143,10 @@ class TaskRun {
             (error: unknown) => void (fetched = { error }),
           )
         }
-        await Promise.race([sleep(this.pollInterval(), this.wake), fetching])
+        // The next poll waits the server's interval, or less only when the result came first.
+        const wait = pause(this.pollInterval(), this.wake)
+        await (fetching === undefined ? wait.over : Promise.race([wait.over, fetching]))
+        wait.end()
         if (fetched !== undefined) return this.outcome(fetched)
         this.options.signal?.throwIfAborted()
         this.task = await this.client.request(

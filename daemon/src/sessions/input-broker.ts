@@ -124,8 +124,14 @@ export class InputBroker {
       return this.end(inputId, sessions, 'decline', reason)
     }
     return new Promise<InputOutcome>((resolve) => {
-      this.open.set(inputId, { question, sessions, callerCanAnswer, server, resolve })
-      signal.addEventListener('abort', () => this.withdraw(inputId, why()), { once: true })
+      // Answered or withdrawn, the question stops listening: a call may ask many in turn.
+      const withdraw = () => this.withdraw(inputId, why())
+      const settle = (outcome: InputOutcome) => {
+        signal.removeEventListener('abort', withdraw)
+        resolve(outcome)
+      }
+      this.open.set(inputId, { question, sessions, callerCanAnswer, server, resolve: settle })
+      signal.addEventListener('abort', withdraw, { once: true })
     })
   }
 
