@@ -41,16 +41,13 @@ for (const era of ['legacy', 'modern'] as const) {
 
     beforeAll(async () => {
       record = `${await tempDir()}/record.jsonl`
-      daemon = await startInProcess(
-        {
-          mcpServers: {
-            fx: fixture(['--era', era === 'modern' ? 'modern' : 'legacy', '--record', record], {
-              versionNegotiation: era === 'modern' ? 'auto' : 'legacy',
-            }),
-          },
+      daemon = await startInProcess({
+        mcpServers: {
+          fx: fixture(['--era', era === 'modern' ? 'modern' : 'legacy', '--record', record], {
+            versionNegotiation: era === 'modern' ? 'auto' : 'legacy',
+          }),
         },
-        { fixturesInMemory: true },
-      )
+      })
       expect(await daemon.waitForStatus('fx', 'ready')).toMatchObject({ era })
     })
     afterAll(cleanup)

@@ -23,8 +23,9 @@ export interface InProcessOptions extends Omit<StartOptions, 'args' | 'ulimit'> 
    */
   inMemory?: Record<string, () => Server>
   /**
-   * Every stdio fixture server (`fixture(...)`) whose flags ask nothing of a process runs in this
-   * process over the in-memory transport (see e2e/fixtures/in-memory.ts).
+   * Unless false, every stdio fixture server (`fixture(...)`) whose flags ask nothing of a process
+   * runs in this process over the in-memory transport (see e2e/fixtures/in-memory.ts); false runs
+   * each in a process of its own, for a test about that process (a crash, its pid, its stderr).
    */
   fixturesInMemory?: boolean
   /** How often a gateway client waiting for a person hears that it still waits. */
@@ -39,7 +40,7 @@ function inMemoryTransports(options: InProcessOptions): TransportFactory {
     // Served as the SDK serves stdio: either era, as the client negotiates.
     if (make !== undefined) serveStdio(make, { transport: server })
     else if (
-      options.fixturesInMemory !== true ||
+      options.fixturesInMemory === false ||
       config.transport !== 'stdio' ||
       config.args[0] !== stdioServerPath ||
       !serveFixtureInMemory(config.args.slice(1), server)
@@ -64,7 +65,7 @@ export async function startInProcess(
     homeDir: prepared.env.HOME ?? prepared.configDir,
     port: options.stateDir === undefined ? 0 : undefined,
     host: '127.0.0.1',
-    ...(options.inMemory === undefined && options.fixturesInMemory !== true
+    ...(options.inMemory === undefined && options.fixturesInMemory === false
       ? {}
       : { transport: inMemoryTransports(options) }),
     gatewayWaitingProgressMs: options.gatewayWaitingProgressMs,

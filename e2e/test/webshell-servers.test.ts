@@ -48,7 +48,11 @@ describe('the servers panel', () => {
   })
 
   it('follows a crash and the reconnect live, without a reload', async () => {
-    const daemon = await startInProcess({ mcpServers: { fragile: fixture([]) } })
+    // The server's process exits: it runs as one.
+    const daemon = await startInProcess(
+      { mcpServers: { fragile: fixture([]) } },
+      { fixturesInMemory: false },
+    )
     await daemon.waitForStatus('fragile', 'ready')
     const { page, errors } = await openPage(browser())
     await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
