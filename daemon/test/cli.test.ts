@@ -19,6 +19,7 @@ import {
   tempDir,
   waitFor,
 } from './harness.js'
+import { startInProcess } from './in-process.js'
 
 afterEach(cleanupWithDetached)
 
@@ -80,7 +81,7 @@ function oneLine(text: string): string {
 
 describe('ferry servers', () => {
   it('lists ready, invalid and disabled servers as JSON rows and summarises them for humans', async () => {
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: {
         ok: fixture([]),
         bad: { command: process.execPath, args: [1] },
@@ -134,7 +135,7 @@ describe('ferry servers', () => {
 
 describe('ferry tools', () => {
   it('lists tool rows as JSON, narrows to one server, and exits 2 for an unknown server', async () => {
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: { a: fixture([]), b: fixture(['--tool-name', 'shout']) },
     })
     await Promise.all([daemon.waitForStatus('a', 'ready'), daemon.waitForStatus('b', 'ready')])
@@ -181,14 +182,14 @@ describe('ferry tools', () => {
 
 describe('ferry call', () => {
   it('prints the text of a result and exits 0', async () => {
-    const daemon = await startDaemon({ mcpServers: { x: fixture([]) } })
+    const daemon = await startInProcess({ mcpServers: { x: fixture([]) } })
     await daemon.waitForStatus('x', 'ready')
     const call = await daemon.cli(['call', 'mcp_x_echo', '{"text":"hello ferry"}'])
     expect(call).toEqual({ code: 0, stdout: 'hello ferry\n', stderr: '' })
   })
 
   it('prints the CallToolResult exactly as the server returned it with --json', async () => {
-    const daemon = await startDaemon({ mcpServers: { x: fixture([]) } })
+    const daemon = await startInProcess({ mcpServers: { x: fixture([]) } })
     await daemon.waitForStatus('x', 'ready')
     const call = await daemon.cli(['call', 'mcp_x_rich', '{}', '--json'])
     expect(call.code).toBe(0)
@@ -203,7 +204,7 @@ describe('ferry call', () => {
   })
 
   it('exits 1 with a one-line reason on stderr when the tool returns isError', async () => {
-    const daemon = await startDaemon({ mcpServers: { x: fixture([]) } })
+    const daemon = await startInProcess({ mcpServers: { x: fixture([]) } })
     await daemon.waitForStatus('x', 'ready')
     const call = await daemon.cli(['call', 'mcp_x_fail', '{}'])
     expect(call.code).toBe(1)
@@ -215,7 +216,7 @@ describe('ferry call', () => {
   })
 
   it('exits 2 with one line for an unknown tool, invalid JSON and non-object arguments', async () => {
-    const daemon = await startDaemon({ mcpServers: { x: fixture([]) } })
+    const daemon = await startInProcess({ mcpServers: { x: fixture([]) } })
     await daemon.waitForStatus('x', 'ready')
     const cases: Array<[string[], RegExp]> = [
       [['call', 'mcp_x_nope', '{}'], /no tool named "mcp_x_nope"/],
@@ -233,7 +234,7 @@ describe('ferry call', () => {
   })
 
   it('exits 2 with a timed-out message when --timeout passes without progress', async () => {
-    const daemon = await startDaemon({ mcpServers: { x: fixture([]) } })
+    const daemon = await startInProcess({ mcpServers: { x: fixture([]) } })
     await daemon.waitForStatus('x', 'ready')
     const call = await daemon.cli([
       'call',

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { SessionInfo, TranscriptEvent } from '../src/protocol/index.js'
 import { encodeRecord } from '../src/sessions/record-codec.js'
 import { cleanup, fixture, startDaemon, waitFor, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 import { openStream } from './stream-harness.js'
 
 afterEach(cleanup)
@@ -23,7 +24,7 @@ async function events(daemon: Daemon, id: string, after = 0) {
 
 describe('compaction', () => {
   it('compacts on command: progress folded, payloads shortened, resumes from inside get a snapshot', async () => {
-    const daemon = await startDaemon({ mcpServers: { fx: fixture([]) } })
+    const daemon = await startInProcess({ mcpServers: { fx: fixture([]) } })
     await daemon.waitForStatus('fx', 'ready')
     const big = 'y'.repeat(50_000)
     await daemon.api('/call', {
@@ -83,7 +84,7 @@ describe('compaction', () => {
   })
 
   it('keeps a stored mcp_app result as mcp_app with empty html and its fallbackText', async () => {
-    const first = await startDaemon({ mcpServers: {} })
+    const first = await startInProcess({ mcpServers: {} })
     const session = await defaultSession(first)
     await first.stop()
     const file = join(first.stateDir, 'sessions', session.id, 'events.jsonl')
@@ -123,7 +124,7 @@ describe('compaction', () => {
           },
         }),
     )
-    const second = await startDaemon({ mcpServers: {} }, { stateDir: first.stateDir })
+    const second = await startInProcess({ mcpServers: {} }, { stateDir: first.stateDir })
     expect((await second.cli(['sessions', 'compact', session.id])).code).toBe(0)
     const result = (await events(second, session.id)).events.find((e) => e.type === 'call.result')
     expect(result).toMatchObject({

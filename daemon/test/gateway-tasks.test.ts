@@ -11,7 +11,8 @@ import {
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TranscriptEvent } from '../src/protocol/index.js'
-import { cleanup, fixture, startDaemon, waitFor, type TestDaemon } from './harness.js'
+import { cleanup, fixture, startDaemon, waitFor, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 import { openStream, type TestStream } from './stream-harness.js'
 import {
   answerOf,
@@ -27,7 +28,7 @@ import {
 } from './tasks-wire.js'
 
 /** A WebSocket client that may answer confirmations, subscribed to the default session. */
-async function answerer(daemon: TestDaemon): Promise<TestStream> {
+async function answerer(daemon: Daemon): Promise<TestStream> {
   const stream = await openStream(daemon)
   stream.send({ type: 'hello', client: { kind: 'webshell', label: 'WebShell tab' } })
   stream.send({ type: 'subscribe' })
@@ -83,13 +84,13 @@ const settings = (taskAfterMs: number) => ({
 })
 
 describe('Tasks on the gateway', () => {
-  let daemon: TestDaemon
+  let daemon: Daemon
   let token: string
   let stream: TestStream
   const seen = new Set<string>()
 
   beforeAll(async () => {
-    daemon = await startDaemon(settings(1_500))
+    daemon = await startInProcess(settings(1_500))
     await daemon.waitForStatus('fx', 'ready')
     await daemon.waitForStatus('tr', 'ready')
     token = await gatewayToken(daemon, 'agent')
@@ -406,7 +407,7 @@ describe('Tasks across a restart', () => {
     const token = await gatewayToken(first, 'agent')
     const stream = await answerer(first)
     const seen = new Set<string>()
-    const start = async (daemon: TestDaemon) => {
+    const start = async (daemon: Daemon) => {
       const call = await modern(
         daemon,
         token,
@@ -416,7 +417,7 @@ describe('Tasks across a restart', () => {
       )
       return call.body.result?.taskId as string
     }
-    const get = (daemon: TestDaemon, taskId: string) => () =>
+    const get = (daemon: Daemon, taskId: string) => () =>
       modern(daemon, token, 'tasks/get', { taskId }, WITH_TASKS)
 
     const finished = await start(first)

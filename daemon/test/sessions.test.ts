@@ -8,21 +8,22 @@ import {
   readJsonLines,
   startDaemon,
   tempDir,
-  type TestDaemon,
+  type Daemon,
   waitFor,
 } from './harness.js'
+import { startInProcess } from './in-process.js'
 import { openStream } from './stream-harness.js'
 
 afterEach(cleanup)
 
 const json = { 'content-type': 'application/json' }
 
-async function sessions(daemon: TestDaemon): Promise<SessionInfo[]> {
+async function sessions(daemon: Daemon): Promise<SessionInfo[]> {
   return (await (await daemon.api('/sessions')).json()) as SessionInfo[]
 }
 
 /** Every event after `after`, read a page at a time however many there are. */
-async function events(daemon: TestDaemon, session: string, after = 0): Promise<TranscriptEvent[]> {
+async function events(daemon: Daemon, session: string, after = 0): Promise<TranscriptEvent[]> {
   const all: TranscriptEvent[] = []
   for (let from = after; ;) {
     const page = (await (
@@ -35,7 +36,7 @@ async function events(daemon: TestDaemon, session: string, after = 0): Promise<T
   }
 }
 
-async function call(daemon: TestDaemon, body: Record<string, unknown>) {
+async function call(daemon: Daemon, body: Record<string, unknown>) {
   const response = await daemon.api('/call', {
     method: 'POST',
     headers: json,
@@ -46,7 +47,7 @@ async function call(daemon: TestDaemon, body: Record<string, unknown>) {
 
 describe('sessions and transcripts', () => {
   it('records a call in the default session: request with its client, progress, result', async () => {
-    const daemon = await startDaemon({ mcpServers: { fx: fixture([]) } })
+    const daemon = await startInProcess({ mcpServers: { fx: fixture([]) } })
     await daemon.waitForStatus('fx', 'ready')
     const [first] = await sessions(daemon)
     expect(first).toMatchObject({ name: 'default', isDefault: true, damaged: null })
@@ -75,7 +76,7 @@ describe('sessions and transcripts', () => {
   })
 
   it('creates, renames, lists and deletes sessions from the CLI, and runs a call in a named one', async () => {
-    const daemon = await startDaemon({ mcpServers: { fx: fixture([]) } })
+    const daemon = await startInProcess({ mcpServers: { fx: fixture([]) } })
     await daemon.waitForStatus('fx', 'ready')
     const created = await daemon.cli(['sessions', 'new', '--name', 'scratch'])
     expect(created.code).toBe(0)
@@ -100,7 +101,7 @@ describe('confirmations', () => {
 
   it('fails a call that needs confirmation when nobody can answer, and --yes allows it once', async () => {
     const record = `${await tempDir()}/record.jsonl`
-    const daemon = await startDaemon(settings(record))
+    const daemon = await startInProcess(settings(record))
     await daemon.waitForStatus('fx', 'ready')
     const refused = await daemon.cli(['call', 'mcp_fx_slow', '{"steps":1,"delayMs":1}'])
     expect(refused.code).toBe(2)
@@ -116,7 +117,7 @@ describe('confirmations', () => {
 
   it('lets the first answer win, tells a late answer who answered, and remembers "always this tool"', async () => {
     const record = `${await tempDir()}/record.jsonl`
-    const daemon = await startDaemon(settings(record))
+    const daemon = await startInProcess(settings(record))
     await daemon.waitForStatus('fx', 'ready')
     const response = await daemon.api('/call', {
       method: 'POST',
@@ -157,7 +158,7 @@ describe('confirmations', () => {
     const again = await daemon.cli(['call', 'mcp_fx_slow', '{"steps":1,"delayMs":1}'])
     expect(again).toMatchObject({ code: 0, stdout: 'done\n' })
     await daemon.stop()
-    const restarted = await startDaemon(settings(record), { stateDir: daemon.stateDir })
+    const restarted = await startInProcess(settings(record), { stateDir: daemon.stateDir })
     await restarted.waitForStatus('fx', 'ready')
     const afterRestart = await restarted.cli(['call', 'mcp_fx_slow', '{"steps":1,"delayMs":1}'])
     expect(afterRestart).toMatchObject({ code: 0, stdout: 'done\n' })
@@ -165,7 +166,7 @@ describe('confirmations', () => {
 
   it('ends a denied call with a "denied by user" tool error the server never sees', async () => {
     const record = `${await tempDir()}/record.jsonl`
-    const daemon = await startDaemon(settings(record))
+    const daemon = await startInProcess(settings(record))
     await daemon.waitForStatus('fx', 'ready')
     const pending = daemon.api('/call', {
       method: 'POST',
@@ -258,7 +259,7 @@ describe('durability', () => {
   })
 
   it('reports a damaged record in the middle instead of skipping it silently', async () => {
-    const first = await startDaemon({ mcpServers: { fx: fixture([]) } })
+    const first = await startInProcess({ mcpServers: { fx: fixture([]) } })
     await first.waitForStatus('fx', 'ready')
     await call(first, { tool: 'mcp_fx_echo', arguments: { text: 'one' } })
     const [session] = await sessions(first)
@@ -267,7 +268,7 @@ describe('durability', () => {
     const lines = (await readFile(file, 'utf8')).split('\n')
     lines[1] = (lines[1] as string).replace('"seq"', '"SEQ"')
     await writeFile(file, lines.join('\n'))
-    const second = await startDaemon(
+    const second = await startInProcess(
       { mcpServers: { fx: fixture([]) } },
       { stateDir: first.stateDir },
     )

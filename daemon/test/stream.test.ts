@@ -11,7 +11,7 @@ import {
   readJsonLines,
   startDaemon,
   waitFor,
-  type TestDaemon,
+  type Daemon,
 } from './harness.js'
 import { startInProcess } from './in-process.js'
 import { openStream, streamUrl } from './stream-harness.js'
@@ -23,7 +23,7 @@ afterEach(async () => {
 })
 
 /** `ferry attach --json` in a child process, collecting the events it prints. */
-function attachJson(daemon: TestDaemon, extra: string[] = []): { events: TranscriptEvent[] } {
+function attachJson(daemon: Daemon, extra: string[] = []): { events: TranscriptEvent[] } {
   const child = spawn(
     process.execPath,
     [ferryBin, '--state-dir', daemon.stateDir, 'attach', '--json', ...extra],
@@ -41,7 +41,7 @@ function attachJson(daemon: TestDaemon, extra: string[] = []): { events: Transcr
 
 const json = { 'content-type': 'application/json' }
 
-async function apiCall(daemon: TestDaemon, body: Record<string, unknown>) {
+async function apiCall(daemon: Daemon, body: Record<string, unknown>) {
   return daemon.api('/call', { method: 'POST', headers: json, body: JSON.stringify(body) })
 }
 
@@ -71,7 +71,7 @@ describe('the session stream', () => {
   })
 
   it('shows two attached terminals and a WebSocket client the same events for 100 calls', async () => {
-    const daemon = await startDaemon({ mcpServers: { fx: fixture([]) } })
+    const daemon = await startInProcess({ mcpServers: { fx: fixture([]) } })
     await daemon.waitForStatus('fx', 'ready')
     const one = attachJson(daemon)
     const two = attachJson(daemon)
@@ -130,7 +130,7 @@ describe('the session stream', () => {
   })
 
   it('resumes a client that disconnected at seq N with exactly N+1… once each', async () => {
-    const daemon = await startDaemon({ mcpServers: { fx: fixture([]) } })
+    const daemon = await startInProcess({ mcpServers: { fx: fixture([]) } })
     await daemon.waitForStatus('fx', 'ready')
     for (let i = 0; i < 5; i++)
       await apiCall(daemon, { tool: 'mcp_fx_echo', arguments: { text: `a${i}` } })
@@ -161,7 +161,7 @@ describe('the session stream', () => {
   })
 
   it('lets a confirmation answered over the stream resolve everywhere, and refuses a second answer', async () => {
-    const daemon = await startDaemon({ mcpServers: { fx: fixture([], { trust: false }) } })
+    const daemon = await startInProcess({ mcpServers: { fx: fixture([], { trust: false }) } })
     await daemon.waitForStatus('fx', 'ready')
     const terminal = await openStream(daemon)
     terminal.send({ type: 'hello', client: { kind: 'attach', label: 'terminal one' } })
@@ -197,7 +197,7 @@ describe('the session stream', () => {
   })
 
   it('ends a waiting confirmation when the last client that could answer it detaches', async () => {
-    const daemon = await startDaemon({ mcpServers: { fx: fixture([], { trust: false }) } })
+    const daemon = await startInProcess({ mcpServers: { fx: fixture([], { trust: false }) } })
     await daemon.waitForStatus('fx', 'ready')
     const answerer = await openStream(daemon)
     answerer.send({ type: 'subscribe' })
@@ -215,7 +215,7 @@ describe('the session stream', () => {
   })
 
   it('does not count a line-printing attach as someone who can answer a confirmation', async () => {
-    const daemon = await startDaemon({ mcpServers: { fx: fixture([], { trust: false }) } })
+    const daemon = await startInProcess({ mcpServers: { fx: fixture([], { trust: false }) } })
     await daemon.waitForStatus('fx', 'ready')
     const printer = attachJson(daemon)
     await waitFor(() => printer.events.length > 0 || undefined, 10_000, 'the attach to start')
@@ -265,7 +265,7 @@ describe('the session stream', () => {
 })
 
 describe('stream security', () => {
-  const refusal = (daemon: TestDaemon, protocols: string[], headers: Record<string, string> = {}) =>
+  const refusal = (daemon: Daemon, protocols: string[], headers: Record<string, string> = {}) =>
     new Promise<number>((resolve) => {
       const ws = new WebSocket(streamUrl(daemon), protocols, { headers })
       ws.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0))
@@ -277,7 +277,7 @@ describe('stream security', () => {
     })
 
   it('checks token, Host and Origin on the upgrade and never echoes the token', async () => {
-    const daemon = await startDaemon({ mcpServers: {} })
+    const daemon = await startInProcess({ mcpServers: {} })
     const token = daemon.info.token
     expect(await refusal(daemon, ['ferry.v1'])).toBe(401)
     expect(await refusal(daemon, ['ferry.v1', 'ferry.auth.wrong'])).toBe(401)
@@ -307,7 +307,7 @@ describe('stream security', () => {
   })
 
   it('closes the socket with 1009 on a frame over 1 MiB and answers bad messages with an error', async () => {
-    const daemon = await startDaemon({ mcpServers: {} })
+    const daemon = await startInProcess({ mcpServers: {} })
     const stream = await openStream(daemon)
     stream.ws.send('not json')
     await waitFor(() => stream.messages.find((m) => m.type === 'error'), 5000, 'an error message')
