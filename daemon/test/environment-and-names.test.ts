@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ToolInfo } from '../src/protocol/index.js'
-import { cleanup, fixture, startDaemon } from './harness.js'
+import { cleanup, fixture, startDaemon, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 
 afterEach(cleanup)
 
@@ -32,7 +33,7 @@ describe('child environment', () => {
   })
 
   it('marks a server whose settings use an unset variable invalid, naming the variable only', async () => {
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: {
         needy: fixture([], { env: { TOKEN: '${FERRY_TEST_UNSET}' } }),
         fine: fixture([]),
@@ -55,7 +56,7 @@ describe('qualified tool names', () => {
     },
   }
 
-  async function names(daemon: Awaited<ReturnType<typeof startDaemon>>) {
+  async function names(daemon: Daemon) {
     for (const server of ['a_b', 'a', 'long']) await daemon.waitForStatus(server, 'ready')
     const tools = JSON.parse((await daemon.cli(['tools', '--json'])).stdout) as ToolInfo[]
     const pick = (server: string, tool: string) =>
@@ -64,7 +65,7 @@ describe('qualified tool names', () => {
   }
 
   it('keeps colliding and over-long names distinct, valid and stable across restarts, and calls each right tool', async () => {
-    const first = await startDaemon(settings)
+    const first = await startInProcess(settings)
     const before = await names(first)
     expect(before.ab_c).toBeDefined()
     expect(before.a_bc).toBeDefined()
@@ -80,7 +81,7 @@ describe('qualified tool names', () => {
     expect(viaLong.stdout).toBe('long one\n')
     await first.stop()
 
-    const second = await startDaemon(settings, { stateDir: first.stateDir })
+    const second = await startInProcess(settings, { stateDir: first.stateDir })
     const after = await names(second)
     expect([after.ab_c, after.a_bc, after.long]).toEqual([before.ab_c, before.a_bc, before.long])
   })
