@@ -8,7 +8,8 @@ import type { Frame, Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DECLARED_DOMAIN, UNDECLARED_DOMAIN } from '../fixtures/app-start-html.js'
 import { appProbeServerPath } from '../fixtures/paths.js'
-import { cleanup, startDaemon } from '../../daemon/test/harness.js'
+import { cleanup, type Daemon } from '../../daemon/test/harness.js'
+import { startInProcess } from '../../daemon/test/in-process.js'
 import { openPage, useBrowser } from './browser.js'
 import {
   appIn,
@@ -23,8 +24,6 @@ afterEach(cleanup)
 
 const probeServer = { command: process.execPath, args: [appProbeServerPath], trust: true }
 const WARM = '[data-testid="sandbox-frames"] iframe'
-
-type Daemon = Awaited<ReturnType<typeof startDaemon>>
 
 async function openWebShell(
   daemon: Daemon,
@@ -82,7 +81,7 @@ async function call(daemon: Daemon, tool: string): Promise<void> {
 
 describe('App start in the WebShell', () => {
   it('starts an App in the frame readied before it, once, and tells it before its frame goes', async () => {
-    const daemon = await startDaemon({ mcpServers: { probe: probeServer } })
+    const daemon = await startInProcess({ mcpServers: { probe: probeServer } })
     const { page, errors } = await openWebShell(daemon)
 
     const first = await warmFrame(page, 'firstWarm')
@@ -133,7 +132,7 @@ describe('App start in the WebShell', () => {
   })
 
   it('gives an App that declares domains a frame loaded with its own policy, not the readied one', async () => {
-    const daemon = await startDaemon({ mcpServers: { probe: probeServer } })
+    const daemon = await startInProcess({ mcpServers: { probe: probeServer } })
     const policies: string[] = []
     const { page, errors } = await openWebShell(daemon)
     page.on('response', (response) => {
@@ -172,7 +171,7 @@ describe('App start in the WebShell', () => {
   })
 
   it('closes a flooding App started in a readied frame, and says why', async () => {
-    const daemon = await startDaemon({ mcpServers: { probe: probeServer } })
+    const daemon = await startInProcess({ mcpServers: { probe: probeServer } })
     const { page, errors } = await openWebShell(daemon)
     await warmFrame(page, 'warm')
     await call(daemon, 'mcp_probe_flood_app')
@@ -189,7 +188,7 @@ describe('App start in the WebShell', () => {
   }, 90_000)
 
   it('gives an App a frame of its own when the readied one failed to load', async () => {
-    const daemon = await startDaemon({ mcpServers: { probe: probeServer } })
+    const daemon = await startInProcess({ mcpServers: { probe: probeServer } })
     const { page, errors } = await openWebShell(daemon, { refuseFirstProxy: true })
     const handle = await page.locator(WARM).elementHandle({ timeout: 15_000 })
     await (await handle?.contentFrame())?.waitForLoadState('load')
@@ -226,7 +225,7 @@ describe('App start in the WebShell', () => {
   })
 
   it('starts every App in a frame of its own where the browser cannot move a frame intact', async () => {
-    const daemon = await startDaemon({ mcpServers: { probe: probeServer } })
+    const daemon = await startInProcess({ mcpServers: { probe: probeServer } })
     const { page, errors } = await openWebShell(daemon, { withoutMove: true })
     for (const nth of [0, 1]) {
       const called = await page.evaluate(() => Date.now())

@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { CLIPBOARD_DATA, LOCAL_RESOURCE_DOMAIN } from '../fixtures/app-hostile-html.js'
 import { appProbeServerPath } from '../fixtures/paths.js'
 import { startTurnListener, type TurnListener } from '../fixtures/turn-listener.js'
-import { cleanup, fixture, startDaemon, waitFor } from '../../daemon/test/harness.js'
+import { cleanup, fixture, waitFor, type Daemon } from '../../daemon/test/harness.js'
+import { startInProcess } from '../../daemon/test/in-process.js'
 import { openPage, useBrowser } from './browser.js'
 import { appIn, FLOOD_CLOSED } from './app-frames.js'
 
@@ -20,7 +21,7 @@ afterEach(async () => {
 
 const probeServer = { command: process.execPath, args: [appProbeServerPath], trust: true }
 
-async function openWebShell(daemon: Awaited<ReturnType<typeof startDaemon>>) {
+async function openWebShell(daemon: Daemon) {
   const opened = await openPage(browser())
   await opened.page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
   await opened.page.locator('[data-testid="connection"][data-state="live"]').waitFor()
@@ -29,7 +30,7 @@ async function openWebShell(daemon: Awaited<ReturnType<typeof startDaemon>>) {
 
 describe('hostile MCP Apps in the WebShell', () => {
   it('closes an App that floods the tab, says why, and keeps the tab answering', async () => {
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: { probe: probeServer, fx: fixture([], { trust: false }) },
     })
     await daemon.waitForStatus('probe', 'ready')
@@ -61,7 +62,7 @@ describe('hostile MCP Apps in the WebShell', () => {
   it('lets no WebRTC out of an App, its frames, or frames in its shadow roots', async () => {
     const turn = await startTurnListener()
     listeners.push(turn)
-    const daemon = await startDaemon({ mcpServers: { probe: probeServer } })
+    const daemon = await startInProcess({ mcpServers: { probe: probeServer } })
     await daemon.waitForStatus('probe', 'ready')
     const { page, errors } = await openWebShell(daemon)
     const ports = JSON.stringify({ udp: turn.udp, tcp: turn.tcp })
@@ -112,7 +113,7 @@ describe('hostile MCP Apps in the WebShell', () => {
   }, 60_000)
 
   it('shows no App whose resources would load from this machine, and says why', async () => {
-    const daemon = await startDaemon({ mcpServers: { probe: probeServer } })
+    const daemon = await startInProcess({ mcpServers: { probe: probeServer } })
     await daemon.waitForStatus('probe', 'ready')
     const { page, errors } = await openWebShell(daemon)
     const reason = `App not shown: resource CSP is refused: csp.resourceDomains entry "${LOCAL_RESOURCE_DOMAIN}" points at a loopback, private, local-network or special-use host, which an App may not reach`
@@ -132,7 +133,7 @@ describe('hostile MCP Apps in the WebShell', () => {
   })
 
   it('lets an App write the clipboard only if it declared so and the person allowed it', async () => {
-    const daemon = await startDaemon({ mcpServers: { probe: probeServer } })
+    const daemon = await startInProcess({ mcpServers: { probe: probeServer } })
     await daemon.waitForStatus('probe', 'ready')
     const { page, errors } = await openWebShell(daemon)
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], {
