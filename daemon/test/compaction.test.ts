@@ -56,7 +56,7 @@ describe('compaction', () => {
     // A client that had read up to a seq inside the compacted range gets the compacted history.
     const stream = await openStream(daemon)
     stream.send({ type: 'subscribe', afterSeq: 2 })
-    const snapshot = await waitFor(() => stream.messages.find((m) => m.type === 'snapshot'), 5000)
+    const snapshot = await waitFor(() => stream.messages.find((m) => m.type === 'snapshot'))
     expect(snapshot).toMatchObject({
       type: 'snapshot',
       reason: expect.stringContaining('compacted'),

@@ -310,7 +310,11 @@ describe('stream security', () => {
     const daemon = await startInProcess({ mcpServers: {} })
     const stream = await openStream(daemon)
     stream.ws.send('not json')
-    await waitFor(() => stream.messages.find((m) => m.type === 'error'), 5000, 'an error message')
+    await waitFor(
+      () => stream.messages.find((m) => m.type === 'error'),
+      undefined,
+      'an error message',
+    )
     stream.ws.send('x'.repeat(1024 * 1024 + 10))
     expect((await stream.closed).code).toBe(1009)
   })

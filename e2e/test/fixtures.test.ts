@@ -112,7 +112,8 @@ async function stopWithSigterm(child: ChildProcess): Promise<number | null> {
   return exited
 }
 
-async function waitFor(check: () => boolean, timeoutMs = 3000): Promise<void> {
+/** Polls `check`; the bound is only for a clear message before the test's own timeout. */
+async function waitFor(check: () => boolean, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!check()) {
     if (Date.now() > deadline) throw new Error('condition not met in time')
