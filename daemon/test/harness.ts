@@ -240,7 +240,13 @@ export async function prepare(settings: unknown, options: StartOptions): Promise
 }
 
 /** What every test daemon offers, however it runs: its files, API, CLI and transcript. */
-export function surface(prepared: Prepared, info: RuntimeInfo, stop: () => Promise<void>) {
+export function surface(
+  prepared: Prepared,
+  info: RuntimeInfo,
+  stop: () => Promise<void>,
+  /** How `cli()` runs the command line: by default `ferry` in a process of its own. */
+  run: typeof runCli = runCli,
+) {
   const api = (path: string, init: RequestInit = {}) =>
     fetch(new URL(`api${path}`, info.url), {
       ...init,
@@ -262,7 +268,7 @@ export function surface(prepared: Prepared, info: RuntimeInfo, stop: () => Promi
     userSettingsPath,
     info,
     cli: (args: string[], cliOptions: { env?: Record<string, string> } = {}) =>
-      runCli(['--state-dir', stateDir, ...args], cliOptions),
+      run(['--state-dir', stateDir, ...args], cliOptions),
     api,
     servers,
     waitForStatus: (name: string, status: ServerInfo['status'], timeoutMs = 15_000) =>

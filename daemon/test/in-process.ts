@@ -1,5 +1,6 @@
 // A daemon run inside the test's own process (`runDaemon`), on a private state directory, reached
-// through the same real HTTP, WebSocket, MCP and CLI surface as a daemon in a process of its own.
+// through the same real HTTP, WebSocket and MCP surface as a daemon in a process of its own; its
+// `cli()` runs the command line in this process too (see cli-in-process.ts).
 // For every test whose behaviour is not about the daemon's process (signals, kill -9, limits).
 
 import { InMemoryTransport } from '@modelcontextprotocol/client'
@@ -9,6 +10,7 @@ import { serveFixtureInMemory } from '../../e2e/fixtures/in-memory.js'
 import { stdioServerPath } from '../../e2e/fixtures/paths.js'
 import { runDaemon, type DaemonHandle } from '../src/daemon/run-daemon.js'
 import { createTransport, withHooks, type TransportFactory } from '../src/mcp/transports.js'
+import { runCliInProcess } from './cli-in-process.js'
 import { onCleanup, prepare, surface, type Daemon, type StartOptions } from './harness.js'
 
 export interface InProcessDaemon extends Daemon {
@@ -72,5 +74,5 @@ export async function startInProcess(
   })
   const stop = () => handle.stop('the test ended')
   onCleanup(stop)
-  return { ...surface(prepared, handle.info, stop), handle }
+  return { ...surface(prepared, handle.info, stop, runCliInProcess), handle }
 }

@@ -100,9 +100,8 @@ export function attachPlain(
       resolve(code)
     }
     // A closed pipe (`| head`) ends the attach quietly.
-    process.stdout.on('error', () => detach(0))
-    process.once('SIGINT', () => detach(0))
-    process.once('SIGTERM', () => detach(0))
+    ctx.io.stdout.on('error', () => detach(0))
+    ctx.io.onInterrupt(() => detach(0))
     client.start()
   })
 }

@@ -5,7 +5,7 @@
 
 import { spawn } from 'node:child_process'
 
-function browserCommands(env: NodeJS.ProcessEnv): string[] {
+function browserCommands(env: Record<string, string | undefined>): string[] {
   const chosen = (env.BROWSER ?? '').split(':').filter((command) => command.trim() !== '')
   if (process.platform === 'darwin') return [...chosen, 'open']
   if (process.platform === 'linux') return [...chosen, 'xdg-open']
@@ -24,7 +24,10 @@ function start(command: string, url: string): Promise<boolean> {
 }
 
 /** Starts the browser on `url`; false when none could be started. */
-export async function launchBrowser(url: string, env = process.env): Promise<boolean> {
+export async function launchBrowser(
+  url: string,
+  env: Record<string, string | undefined>,
+): Promise<boolean> {
   for (const command of browserCommands(env)) {
     if (await start(command, url)) return true
   }
@@ -35,7 +38,10 @@ export async function launchBrowser(url: string, env = process.env): Promise<boo
  * Opens a page a server asked the person to visit, only an http or https one (an opener given
  * another scheme may run a program), and says what happened in one line.
  */
-export async function openInBrowser(url: string): Promise<string> {
+export async function openInBrowser(
+  url: string,
+  env: Record<string, string | undefined>,
+): Promise<string> {
   let parsed: URL
   try {
     parsed = new URL(url)
@@ -45,7 +51,7 @@ export async function openInBrowser(url: string): Promise<string> {
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
     return `not opened: only http and https pages are opened, not ${parsed.protocol}`
   }
-  return (await launchBrowser(parsed.href))
+  return (await launchBrowser(parsed.href, env))
     ? `opened ${parsed.origin} in the browser`
     : `no browser could be started; open it yourself: ${parsed.href}`
 }

@@ -4,6 +4,7 @@
 
 import { FerryError } from '../errors.js'
 import type { CallStreamLine, InputAnswer, InputRequestedEvent } from '../protocol/index.js'
+import type { CliIo } from './context.js'
 import type { DaemonClient } from './daemon-client.js'
 import { promptInput, type SendResult } from './input-prompt.js'
 import { terminalText } from './terminal-text.js'
@@ -18,6 +19,7 @@ export class CallInputs {
   constructor(
     private readonly client: DaemonClient,
     private readonly who: { kind: 'cli'; label: string },
+    private readonly io: CliIo,
   ) {}
 
   /** Takes the lines about questions; false for every other line. */
@@ -31,7 +33,7 @@ export class CallInputs {
       const controller = this.open.get(inputId)
       this.open.delete(inputId)
       controller?.abort()
-      process.stderr.write(
+      this.io.stderr.write(
         `${terminalText(`question ${inputId}: ${action}${by === null ? '' : ` by ${by}`}`)}\n`,
       )
       return true
@@ -51,9 +53,9 @@ export class CallInputs {
     this.open.set(input.inputId, controller)
     const send = (answer: InputAnswer) => this.send(input.inputId, answer)
     this.queue = this.queue
-      .then(() => promptInput(input, send, controller.signal))
+      .then(() => promptInput(input, send, controller.signal, this.io))
       .catch((error: unknown) => {
-        process.stderr.write(`ferry: ${terminalText((error as Error).message)}\n`)
+        this.io.stderr.write(`ferry: ${terminalText((error as Error).message)}\n`)
       })
   }
 

@@ -4,6 +4,7 @@
 
 import { createInterface } from 'node:readline/promises'
 import type { ConfirmationOutcome } from '../protocol/index.js'
+import type { CliIo } from './context.js'
 import { terminalText } from './terminal-text.js'
 
 const choices: Record<string, ConfirmationOutcome> = {
@@ -13,8 +14,8 @@ const choices: Record<string, ConfirmationOutcome> = {
   d: 'deny',
 }
 
-export function canPrompt(): boolean {
-  return process.stdin.isTTY === true && process.stderr.isTTY === true
+export function canPrompt(io: CliIo): boolean {
+  return io.stdin.isTTY === true && io.stderr.isTTY === true
 }
 
 /** How an answer reads once given: `allowed once`, `denied`, … */
@@ -27,11 +28,12 @@ export const OUTCOME_SAID: Record<ConfirmationOutcome, string> = {
 
 /** The person's answer, or undefined when `signal` ended the prompt first (answered elsewhere). */
 export async function promptConfirmation(
+  io: CliIo,
   tool: string,
   server: string,
   signal: AbortSignal,
 ): Promise<ConfirmationOutcome | undefined> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr })
+  const rl = createInterface({ input: io.stdin, output: io.stderr })
   const question = terminalText(
     `Allow ${tool} on "${server}"? [o]nce, always this [t]ool, always this [s]erver, [d]eny: `,
   )
@@ -50,8 +52,8 @@ export async function promptConfirmation(
 }
 
 /** A yes-or-no question on the terminal; only `y` or `yes` is yes. */
-export async function promptYesNo(question: string): Promise<boolean> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr })
+export async function promptYesNo(io: CliIo, question: string): Promise<boolean> {
+  const rl = createInterface({ input: io.stdin, output: io.stderr })
   try {
     const answer = (await rl.question(terminalText(`${question} [y/N] `))).trim().toLowerCase()
     return answer === 'y' || answer === 'yes'

@@ -5,12 +5,27 @@ import { homedir } from 'node:os'
 import { resolveStateDir } from '../daemon/state-dir.js'
 import { terminalText } from './terminal-text.js'
 
+/**
+ * What a command reads and writes besides the daemon: the process's own environment and streams
+ * (`processIo`), or, for a command run inside another program, that program's.
+ */
+export interface CliIo {
+  env: Record<string, string | undefined>
+  cwd: string
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean }
+  stdout: NodeJS.WritableStream & { isTTY?: boolean }
+  stderr: NodeJS.WritableStream & { isTTY?: boolean }
+  /** Calls `stop` on Ctrl-C or SIGTERM, once for each. */
+  onInterrupt(stop: () => void): void
+}
+
 export interface CliContext {
   stateDir: string
   configFile: string | undefined
   cwd: string
   env: Record<string, string | undefined>
   homeDir: string
+  io: CliIo
   out: (text: string) => void
   err: (text: string) => void
 }
@@ -24,7 +39,7 @@ export const closedPipe = { end: (): void => process.exit(0) }
 let watchingPipes = false
 
 /** Makes a write to a closed pipe end the command as `closedPipe` says, for every command. */
-export function endQuietlyOnClosedPipe(): void {
+function endQuietlyOnClosedPipe(): void {
   if (watchingPipes) return
   watchingPipes = true
   for (const stream of [process.stdout, process.stderr]) {
@@ -35,21 +50,39 @@ export function endQuietlyOnClosedPipe(): void {
   }
 }
 
+/** The `ferry` process's own environment, working directory, streams and signals. */
+export function processIo(): CliIo {
+  endQuietlyOnClosedPipe()
+  return {
+    env: process.env,
+    cwd: process.cwd(),
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    onInterrupt: (stop) => {
+      process.once('SIGINT', stop)
+      process.once('SIGTERM', stop)
+    },
+  }
+}
+
 export interface GlobalOptions {
   stateDir?: string
   config?: string
 }
 
-export function cliContext(options: GlobalOptions): CliContext {
-  const env = process.env
+export function cliContext(options: GlobalOptions, io: CliIo): CliContext {
+  const { env } = io
   const configFile = options.config ?? (env.FERRY_CONFIG || undefined)
+  const homeDir = env.HOME || homedir()
   return {
-    stateDir: resolveStateDir(options.stateDir, env, homedir()),
+    stateDir: resolveStateDir(options.stateDir, env, homeDir),
     configFile,
-    cwd: process.cwd(),
+    cwd: io.cwd,
     env,
-    homeDir: homedir(),
-    out: (text) => process.stdout.write(`${terminalText(text)}\n`),
-    err: (text) => process.stderr.write(`${terminalText(text)}\n`),
+    homeDir,
+    io,
+    out: (text) => io.stdout.write(`${terminalText(text)}\n`),
+    err: (text) => io.stderr.write(`${terminalText(text)}\n`),
   }
 }

@@ -6,6 +6,7 @@ import { Writable } from 'node:stream'
 import { createInterface, type Interface } from 'node:readline/promises'
 import type { InputAnswer, InputRequestedEvent } from '../protocol/index.js'
 import { openInBrowser } from './browser.js'
+import type { CliIo } from './context.js'
 import {
   displayValue,
   fieldHint,
@@ -30,10 +31,13 @@ export type SendAnswer = (answer: InputAnswer) => Promise<SendResult>
 const nowhere = new Writable({ write: (_chunk, _encoding, done) => done() })
 
 class Asker {
-  constructor(private readonly signal: AbortSignal) {}
+  constructor(
+    private readonly signal: AbortSignal,
+    readonly io: CliIo,
+  ) {}
 
   say(text: string): void {
-    process.stderr.write(`${terminalText(text)}\n`)
+    this.io.stderr.write(`${terminalText(text)}\n`)
   }
 
   /**
@@ -42,10 +46,10 @@ class Asker {
    */
   async line(question: string, prefill = '', masked = false): Promise<string> {
     const prompt = terminalText(question)
-    if (masked) process.stderr.write(prompt)
+    if (masked) this.io.stderr.write(prompt)
     const rl: Interface = createInterface({
-      input: process.stdin,
-      output: masked ? nowhere : process.stderr,
+      input: this.io.stdin,
+      output: masked ? nowhere : this.io.stderr,
       terminal: true,
     })
     // The terminal is in raw mode while a line is read: Ctrl-C interrupts `ferry call` as it does
@@ -57,7 +61,7 @@ class Asker {
       return await answer
     } finally {
       rl.close()
-      if (masked) process.stderr.write('\n')
+      if (masked) this.io.stderr.write('\n')
     }
   }
 
@@ -152,7 +156,7 @@ async function answerUrl(ask: Asker, input: InputRequestedEvent, send: SendAnswe
       ['open', 'accept', 'decline', 'cancel'],
     )
     if (choice !== 'open') return void (await finish(ask, send, { action: choice }))
-    ask.say(await openInBrowser(input.url ?? ''))
+    ask.say(await openInBrowser(input.url ?? '', ask.io.env))
   }
 }
 
@@ -200,9 +204,10 @@ export async function promptInput(
   input: InputRequestedEvent,
   send: SendAnswer,
   signal: AbortSignal,
+  io: CliIo,
 ): Promise<void> {
   if (signal.aborted) return
-  const ask = new Asker(signal)
+  const ask = new Asker(signal, io)
   ask.say(`\n"${input.server}" asks: ${input.message}`)
   try {
     if (input.kind === 'url') await answerUrl(ask, input, send)

@@ -5,8 +5,9 @@ import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 
 import { version } from '../version.js'
 import {
   cliContext,
-  endQuietlyOnClosedPipe,
+  processIo,
   type CliContext,
+  type CliIo,
   type GlobalOptions,
 } from './context.js'
 import type { ServeOptions } from './daemon-commands.js'
@@ -66,13 +67,19 @@ function serveOptions(command: Command): Command {
     )
 }
 
-export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) => void): Command {
+export function buildProgram(
+  run: (task: (ctx: CliContext) => Promise<number>) => void,
+  io: Pick<CliIo, 'stdout' | 'stderr'>,
+): Command {
   const program = new Command('ferry')
     .description('A local daemon that owns your MCP server sessions.')
     .version(version)
     // Set before any subcommand exists: subcommands copy these when they are created.
     .exitOverride()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text) })
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
     .option(
       '--state-dir <dir>',
       'state directory (default: $FERRY_STATE_DIR, else $XDG_STATE_HOME/ferry, else ~/.local/state/ferry)',
@@ -333,12 +340,12 @@ export function buildProgram(run: (task: (ctx: CliContext) => Promise<number>) =
   return program
 }
 
-export async function main(argv: string[]): Promise<number> {
-  endQuietlyOnClosedPipe()
+/** Runs one command; `io` is the process's own unless the command runs inside another program. */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   let pending: Promise<number> | undefined
   const program = buildProgram((task) => {
-    pending = task(cliContext(program.opts<GlobalOptions>()))
-  })
+    pending = task(cliContext(program.opts<GlobalOptions>(), io))
+  }, io)
   try {
     await program.parseAsync(argv)
     return pending === undefined ? EXIT_OK : await pending
@@ -348,7 +355,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     // The message may quote a server (its error, its stderr): shown with control characters visible.
     const message = error instanceof Error ? error.message : String(error)
-    process.stderr.write(`ferry: ${terminalText(message)}\n`)
+    io.stderr.write(`ferry: ${terminalText(message)}\n`)
     return EXIT_FAILURE
   }
 }

@@ -232,8 +232,7 @@ export async function subscribe(
         void end(2, true)
       },
     })
-    process.once('SIGINT', () => void end(0, true))
-    process.once('SIGTERM', () => void end(0, true))
+    ctx.io.onInterrupt(() => void end(0, true))
     stream.start()
   })
 }

@@ -52,9 +52,9 @@ export async function call(
   rawArgs: string | undefined,
   options: { json?: boolean; timeout?: number; session?: string; yes?: boolean },
 ): Promise<number> {
-  const args = callArgsText(rawArgs === '-' ? await readAll(process.stdin) : rawArgs)
+  const args = callArgsText(rawArgs === '-' ? await readAll(ctx.io.stdin) : rawArgs)
   const client = await connectDaemon(ctx.stateDir)
-  const interactive = options.yes !== true && canPrompt()
+  const interactive = options.yes !== true && canPrompt(ctx.io)
   const who = { kind: 'cli' as const, label: `ferry call (pid ${process.pid})` }
   const body: Omit<CallRequest, 'arguments'> = {
     tool,
@@ -66,12 +66,12 @@ export async function call(
   }
   // The arguments go as typed, so the daemon's check judges them however deep they nest.
   const sent = new JsonText(`{"arguments":${args},${JSON.stringify(body).slice(1)}`)
-  const inputs = interactive ? new CallInputs(client, who) : undefined
+  const inputs = interactive ? new CallInputs(client, who, ctx.io) : undefined
   // The confirmation is asked while the answer goes on being read, so one answered elsewhere closes.
   let asking: { controller: AbortController; done: Promise<void> } | undefined
   const ask = (tool: string, server: string, callId: string) => {
     const controller = new AbortController()
-    const done = promptConfirmation(tool, server, controller.signal)
+    const done = promptConfirmation(ctx.io, tool, server, controller.signal)
       .then(async (outcome) => {
         if (outcome === undefined) return
         await client.post(`/calls/${callId}/answer`, { outcome, client: body.client })
@@ -83,7 +83,7 @@ export async function call(
   const final = await client
     .stream<CallStreamLine>('/call', sent, (line) => {
       if (inputs?.handle(line) === true) return
-      if ('progress' in line && process.stderr.isTTY) {
+      if ('progress' in line && ctx.io.stderr.isTTY) {
         const { progress, total, message } = line.progress
         ctx.err(
           `… ${progress}${total === undefined ? '' : `/${total}`}${message ? ` ${message}` : ''}`,

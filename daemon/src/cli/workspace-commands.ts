@@ -77,7 +77,7 @@ async function report(
 
 async function confirmed(ctx: CliContext, count: number, yes: boolean): Promise<boolean> {
   if (yes) return true
-  if (!canPrompt()) {
+  if (!canPrompt(ctx.io)) {
     throw new FerryError(
       ErrorCode.BadRequest,
       'nothing was approved: there is no terminal to ask at; review what is shown above, then ' +
@@ -86,7 +86,7 @@ async function confirmed(ctx: CliContext, count: number, yes: boolean): Promise<
     )
   }
   const what = count === 1 ? 'this server' : `these ${count} servers`
-  return promptYesNo(`Approve ${what} exactly as shown?`)
+  return promptYesNo(ctx.io, `Approve ${what} exactly as shown?`)
 }
 
 function show(entry: WorkspaceEntry, withCommand: boolean): string {

@@ -65,7 +65,8 @@ function UrlPrompt(props: PromptProps & { head: string }) {
       const typed = input.toLowerCase()
       if (typed === 'o') {
         setNote('opening…')
-        void openInBrowser(props.input.url ?? '').then(setNote)
+        // The full-screen attach runs only on the process's own terminal.
+        void openInBrowser(props.input.url ?? '', process.env).then(setNote)
       } else if (typed === 'a') send({ action: 'accept' })
       else if (typed === 'd') send({ action: 'decline' })
       else if (typed === 'c' || key.escape) send({ action: 'cancel' })

@@ -24,7 +24,7 @@ export async function attachTui(
   session: string | undefined,
   options: { readOnly: boolean },
 ): Promise<number> {
-  if (process.stdin.isTTY !== true || process.stdout.isTTY !== true) {
+  if (ctx.io.stdin.isTTY !== true || ctx.io.stdout.isTTY !== true) {
     throw new FerryError(
       ErrorCode.BadRequest,
       'the full-screen attach needs a terminal; use `ferry attach --plain` or `--json` in pipes',
