@@ -8,7 +8,8 @@ import type { CallStreamLine, StreamMessage, TranscriptEvent } from '../src/prot
 import { appCall, openTab, type Reply } from './app-requests-rig.js'
 import { createGatewayToken } from './gateway-harness.js'
 import { envelope, mcp, modernHeaders, openLegacySession, sessionHeaders } from './gateway-wire.js'
-import { cleanup, fixture, readJsonLines, runCli, tempDir, waitFor } from './harness.js'
+import { runCliInProcess } from './cli-in-process.js'
+import { cleanup, fixture, readJsonLines, tempDir, waitFor } from './harness.js'
 import { startInProcess, type InProcessDaemon } from './in-process.js'
 import { openStream, type TestStream } from './stream-harness.js'
 
@@ -202,7 +203,7 @@ const ENTRIES: Array<{
     code: 2,
     shape: { code: 2, message: /^arguments must be a JSON object such as/ },
     open: async () => async (args) => {
-      const cli = await runCli(['--state-dir', daemon.stateDir, 'call', TOOL, '-'], {
+      const cli = await runCliInProcess(['--state-dir', daemon.stateDir, 'call', TOOL, '-'], {
         input: args,
       })
       if (cli.code === 0) return { echoed: cli.stdout.trim() }

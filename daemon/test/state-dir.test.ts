@@ -18,6 +18,7 @@ import {
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup, runCli, tempDir, type CliResult } from './harness.js'
+import { runCliInProcess } from './cli-in-process.js'
 import { startInProcess } from './in-process.js'
 
 afterEach(cleanup)
@@ -182,7 +183,7 @@ describe('the runtime file', () => {
     await chmod(path, 0o644)
     for (const args of commands) {
       expectRefused(
-        await runCli(['--state-dir', stateDir, ...args]),
+        await runCliInProcess(['--state-dir', stateDir, ...args]),
         refusal(stateDir, 'readable by others (mode 644, not 600)'),
       )
     }
@@ -193,7 +194,7 @@ describe('the runtime file', () => {
     await symlink(elsewhere, path)
     for (const args of commands) {
       expectRefused(
-        await runCli(['--state-dir', stateDir, ...args]),
+        await runCliInProcess(['--state-dir', stateDir, ...args]),
         refusal(stateDir, 'a symbolic link'),
       )
     }
@@ -201,7 +202,7 @@ describe('the runtime file', () => {
     await rm(path)
     await mkdir(path)
     expectRefused(
-      await runCli(['--state-dir', stateDir, 'status']),
+      await runCliInProcess(['--state-dir', stateDir, 'status']),
       refusal(stateDir, 'not a regular file'),
     )
     await rm(path, { recursive: true })
@@ -209,7 +210,7 @@ describe('the runtime file', () => {
     await chown(path, NOBODY, NOBODY)
     for (const args of commands) {
       expectRefused(
-        await runCli(['--state-dir', stateDir, ...args]),
+        await runCliInProcess(['--state-dir', stateDir, ...args]),
         refusal(stateDir, `owned by another user (uid ${NOBODY})`),
       )
     }
@@ -218,7 +219,7 @@ describe('the runtime file', () => {
 
     // The control: the same record as a private file of the user's is used.
     await chown(path, process.getuid?.() ?? 0, process.getgid?.() ?? 0)
-    const trusted = await runCli(['--state-dir', stateDir, 'status', '--json'])
+    const trusted = await runCliInProcess(['--state-dir', stateDir, 'status', '--json'])
     expect(trusted.stdout).toContain('planted')
     expect(requests()).toBe(1)
   })

@@ -3,7 +3,8 @@
 // each get a clear page.
 
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, fixture, runCli } from '../../daemon/test/harness.js'
+import { runCliInProcess } from '../../daemon/test/cli-in-process.js'
+import { cleanup, fixture } from '../../daemon/test/harness.js'
 import { startInProcess } from '../../daemon/test/in-process.js'
 import { openPage, useBrowser } from './browser.js'
 
@@ -22,9 +23,12 @@ describe('entering the WebShell', () => {
     expect(printed.stderr).toContain(
       `default session of Ferry's workspace ${daemon.stateDir}.workspace`,
     )
-    const fromWorkspace = await runCli(['--state-dir', daemon.stateDir, 'open', '--print'], {
-      cwd: `${daemon.stateDir}.workspace`,
-    })
+    const fromWorkspace = await runCliInProcess(
+      ['--state-dir', daemon.stateDir, 'open', '--print'],
+      {
+        cwd: `${daemon.stateDir}.workspace`,
+      },
+    )
     expect(fromWorkspace.stdout.trim()).toBe(url)
     expect(fromWorkspace.stderr).toBe('')
 
