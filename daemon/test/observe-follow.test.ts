@@ -74,11 +74,17 @@ describe('follow_server on the stream', () => {
       )
       return answered ? after : undefined
     })
-    expect(live.filter((m) => m.type === 'trace').map((m) => (m as Trace).entry.method)).toEqual([
-      'tools/call',
-      'notifications/message',
-      'tools/call',
-    ])
+    const liveTrace = live.filter((m): m is Trace => m.type === 'trace').map((m) => m.entry)
+    // Every new entry comes, in order; the daemon's own listing after `ready` may still be among
+    // them, so the call's entries are picked out by method.
+    expect(liveTrace.map((entry) => entry.seq)).toEqual(
+      liveTrace.map((_, i) => replayed.length + 1 + i),
+    )
+    expect(
+      liveTrace
+        .map((entry) => entry.method)
+        .filter((method) => method === 'tools/call' || method === 'notifications/message'),
+    ).toEqual(['tools/call', 'notifications/message', 'tools/call'])
     expect(live.find((m): m is ServerLog => m.type === 'server_log')?.line).toMatchObject({
       source: 'mcp',
       level: 'error',
