@@ -3,6 +3,7 @@
 // session to move to, which closes the Apps on screen.
 
 import type { FrameLocator, Page } from 'playwright-core'
+import { expect } from 'vitest'
 
 /** The App inside the nth card: the proxy's frame, then the App's own. */
 export function appIn(page: Page, nth = 0): FrameLocator {
@@ -12,6 +13,34 @@ export function appIn(page: Page, nth = 0): FrameLocator {
     .contentFrame()
     .locator('iframe')
     .contentFrame()
+}
+
+/** Where the host fixture App (app-host-html.ts) shows what its button `id` brought. */
+function outputOf(id: string): string {
+  return ['fullscreen', 'pip', 'inline'].includes(id) ? 'out-mode' : `out-${id}`
+}
+
+/**
+ * Clicks the host fixture App's button `id` and waits until the App shows it heard the click: its
+ * output, cleared first, reads '…' or an answer. Playwright reads a frame's place in the page
+ * before it clicks; a frame that moves in between (a question bar or prompt came or went) takes
+ * the click elsewhere, so a click the App did not see is repeated. `dispatch` sends the click to
+ * the button without the mouse, for an App something else covers.
+ */
+export async function clickInApp(app: FrameLocator, id: string, dispatch = false): Promise<void> {
+  const shown = app.locator(`#${outputOf(id)}`)
+  await shown.evaluate((node) => (node.textContent = ''))
+  const button = app.locator(`#${id}`)
+  for (let attempt = 1; ; attempt += 1) {
+    if (dispatch) await button.dispatchEvent('click')
+    else await button.click()
+    try {
+      await expect.poll(() => shown.textContent(), { timeout: 3000 }).not.toBe('')
+      return
+    } catch (error) {
+      if (attempt === 5) throw error
+    }
+  }
 }
 
 /**

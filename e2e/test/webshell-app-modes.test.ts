@@ -8,7 +8,13 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { appModesServerPath } from '../fixtures/paths.js'
 import { cleanup, type Daemon } from '../../daemon/test/harness.js'
 import { startInProcess } from '../../daemon/test/in-process.js'
-import { appIn, createSession, frameRemovals, recordFrameRemovals } from './app-frames.js'
+import {
+  appIn,
+  clickInApp,
+  createSession,
+  frameRemovals,
+  recordFrameRemovals,
+} from './app-frames.js'
 import { useBrowser } from './browser.js'
 
 const browser = useBrowser()
@@ -76,13 +82,9 @@ async function askMode(
   covered = false,
 ): Promise<string> {
   const out = app.locator('#out-mode')
-  if (covered) await app.locator(`#${mode}`).dispatchEvent('click')
-  else await app.locator(`#${mode}`).click()
-  await expect.poll(() => out.textContent()).not.toMatch(/^(…|)$/)
-  const answer = (await out.textContent()) ?? ''
-  // Cleared for the next request, so each answer is read fresh.
-  await out.evaluate((node) => (node.textContent = ''))
-  return answer
+  await clickInApp(app, mode, covered)
+  await expect.poll(() => out.textContent()).not.toBe('…')
+  return (await out.textContent()) ?? ''
 }
 
 async function hostContext(app: FrameLocator): Promise<HostContext> {
@@ -434,7 +436,7 @@ describe('App display modes in the WebShell', { timeout: 60_000 }, () => {
     const frame = page.locator('[data-testid="app-frame"]')
     /** Asks for 5000 px; the mode request after it is answered only once the size was handled. */
     const grow = async (mode: 'inline' | 'fullscreen' | 'pip') => {
-      await app.locator('#grow').click()
+      await clickInApp(app, 'grow')
       await expect.poll(() => app.locator('#out-grow').textContent()).toBe('sent')
       await app.locator('#out-grow').evaluate((node) => (node.textContent = ''))
       expect(await askMode(app, mode)).toBe(mode)

@@ -13,6 +13,7 @@ import type { TranscriptEvent } from '../../daemon/src/protocol/index.js'
 import { cleanup, fixture, tempDir, type Daemon } from '../../daemon/test/harness.js'
 import { startInProcess } from '../../daemon/test/in-process.js'
 import { appHostServerPath } from '../fixtures/paths.js'
+import { clickInApp } from './app-frames.js'
 import { errorsBesidesDaemonAway, openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
@@ -69,7 +70,7 @@ async function openApp(): Promise<Opened> {
 
 /** Clicks one of the App's buttons and waits for its outcome. */
 async function press(app: FrameLocator, id: string): Promise<string> {
-  await app.locator(`#${id}`).click()
+  await clickInApp(app, id)
   const out = app.locator(`#out-${id}`)
   await expect.poll(() => out.textContent(), { timeout: 15_000 }).not.toMatch(/^(…)?$/)
   return (await out.textContent()) ?? ''
@@ -94,7 +95,7 @@ describe('what an MCP App may ask of the WebShell', () => {
     ])
 
     // `bump` is not read-only: the App's call waits for the person, shown as the App's.
-    await app.locator('#bump').click()
+    await clickInApp(app, 'bump')
     const question = page.getByTestId('confirmation')
     await question.waitFor()
     expect(await question.textContent()).toContain(
@@ -139,7 +140,7 @@ describe('what an MCP App may ask of the WebShell', () => {
     ).toEqual([])
 
     // The App asks to go: its teardown starts, and what it asks meanwhile is refused.
-    await app.locator('#teardown').click()
+    await clickInApp(app, 'teardown')
     await expect.poll(() => app.locator('#torn-down').textContent()).toBe('yes')
     await expect
       .poll(() => app.locator('#out-after-teardown').textContent())
@@ -169,7 +170,7 @@ describe('what an MCP App may ask of the WebShell', () => {
     await app.locator('#link-url').fill(target)
 
     // Asked with the full address; nothing opens before the click.
-    await app.locator('#link').click()
+    await clickInApp(app, 'link')
     await prompt.waitFor()
     expect(await prompt.getByTestId('app-link-url').textContent()).toBe(target)
     expect(await prompt.getByTestId('app-link-origin').textContent()).toBe(new URL(target).origin)
@@ -190,13 +191,13 @@ describe('what an MCP App may ask of the WebShell', () => {
       .waitFor()
 
     // Declined: the App hears no, and nothing opened.
-    await app.locator('#link').click()
+    await clickInApp(app, 'link')
     await prompt.getByTestId('app-link-decline').click()
     await expect.poll(() => app.locator('#out-link').textContent()).toBe('isError')
     expect(opened).toHaveLength(1)
 
     // "Always for this origin": the next link there opens from the App's click, unasked.
-    await app.locator('#link').click()
+    await clickInApp(app, 'link')
     const always = page.context().waitForEvent('page')
     await prompt.getByTestId('app-link-always').click()
     await (await always).close()
@@ -290,7 +291,7 @@ describe('what an MCP App may ask of the WebShell', () => {
       .waitFor()
 
     // The download is put to the person with its name, type and size, then saved by the browser.
-    await app.locator('#download').click()
+    await clickInApp(app, 'download')
     const prompt = page.getByTestId('app-prompt')
     await prompt.waitFor()
     expect(await prompt.getByTestId('app-download-file').textContent()).toBe(
@@ -311,7 +312,7 @@ describe('what an MCP App may ask of the WebShell', () => {
       .waitFor()
 
     // Declined: nothing saved, and the App hears no.
-    await app.locator('#download').click()
+    await clickInApp(app, 'download')
     await prompt.getByTestId('app-download-decline').click()
     await expect.poll(() => app.locator('#out-download').textContent()).toBe('isError')
     const downloads = (await daemon.events()).filter((event) => event.type === 'app.download')
@@ -331,11 +332,11 @@ describe('what an MCP App may ask of the WebShell', () => {
     const prompt = page.getByTestId('app-prompt')
     const stage = page.getByTestId('app-stage')
 
-    await app.locator('#fullscreen').click()
+    await clickInApp(app, 'fullscreen')
     await expect.poll(() => app.locator('#out-mode').textContent()).toBe('fullscreen')
     await expect.poll(() => stage.getAttribute('data-mode')).toBe('fullscreen')
     await app.locator('#link-url').fill(target)
-    await app.locator('#link').click()
+    await clickInApp(app, 'link')
     // Inside the App's stage, and a click reaches it: nothing the App shows covers it.
     await stage.getByTestId('app-prompt').waitFor()
     const tab = page.context().waitForEvent('page')
@@ -343,9 +344,9 @@ describe('what an MCP App may ask of the WebShell', () => {
     expect((await tab).url()).toBe(target)
     await expect.poll(() => app.locator('#out-link').textContent()).toBe('ok')
 
-    await app.locator('#pip').click()
+    await clickInApp(app, 'pip')
     await expect.poll(() => stage.getAttribute('data-mode')).toBe('pip')
-    await app.locator('#download').click()
+    await clickInApp(app, 'download')
     await stage.getByTestId('app-prompt').waitFor()
     const download = page.waitForEvent('download')
     await prompt.getByTestId('app-download-save').click()

@@ -1,8 +1,8 @@
 // How Apps start in the WebShell, in a real browser: in a sandbox frame readied before their
 // result arrived and moved into the card with its document intact, each frame holding one App
 // only; an App that declares domains in a frame loaded with its own policy; the teardown and the
-// message budget holding for a readied frame; a failed readied frame passed over; and every App
-// starting in a new frame without `moveBefore`.
+// message budget holding for a readied frame; a failed readied frame passed over, and a failed
+// proxy page loaded once more; and every App starting in a new frame without `moveBefore`.
 
 import type { Frame, Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -41,6 +41,20 @@ async function openWebShell(
     })
   })
   await recordFrameRemovals(opened.page)
+  // Which frames the page itself saw load a page (a child frame's own load state can come first).
+  await opened.page.addInitScript(() => {
+    const record = window as unknown as { framesLoaded: WeakSet<EventTarget> }
+    record.framesLoaded = new WeakSet()
+    document.addEventListener(
+      'load',
+      (event) => {
+        // Not the about:blank a frame holds before it is pointed anywhere.
+        const frame = event.target
+        if (frame instanceof HTMLIFrameElement && frame.src !== '') record.framesLoaded.add(frame)
+      },
+      true,
+    )
+  })
   if (options.withoutMove === true) {
     await opened.page.addInitScript(() => {
       delete (Element.prototype as { moveBefore?: unknown }).moveBefore
@@ -191,12 +205,16 @@ describe('App start in the WebShell', () => {
     const daemon = await startInProcess({ mcpServers: { probe: probeServer } })
     const { page, errors } = await openWebShell(daemon, { refuseFirstProxy: true })
     const handle = await page.locator(WARM).elementHandle({ timeout: 15_000 })
-    await (await handle?.contentFrame())?.waitForLoadState('load')
     await handle?.evaluate((iframe) => {
       ;(window as unknown as { failed: Element }).failed = iframe
     })
+    // Failed before the App came: the page has seen the error page load.
+    await page.waitForFunction(() => {
+      const marks = window as unknown as { failed: Element; framesLoaded: WeakSet<Element> }
+      return marks.framesLoaded.has(marks.failed)
+    })
     await call(daemon, 'mcp_probe_polite_app')
-    // Given the failed proxy, the card would give up on the App after 5 s instead.
+    // Given the failed proxy, the card would load it again.
     const shown = await Promise.race([
       appIn(page, 0)
         .getByText('polite')
@@ -217,6 +235,24 @@ describe('App start in the WebShell', () => {
         }
       }),
     ).toEqual({ used: false, kept: false })
+    expect(
+      errors.filter((message) => !/ERR_FAILED|sandbox-proxy/.test(message)),
+      errors.join('\n'),
+    ).toEqual([])
+    await page.close()
+  })
+
+  it('loads an App’s proxy page once more when it failed to load', async () => {
+    const daemon = await startInProcess({ mcpServers: { probe: probeServer } })
+    // No readied frame: the first proxy asked for is the App's own, and it fails.
+    const { page, errors } = await openWebShell(daemon, {
+      withoutMove: true,
+      refuseFirstProxy: true,
+    })
+    await call(daemon, 'mcp_probe_polite_app')
+    await appIn(page, 0).getByText('polite').waitFor({ timeout: 15_000 })
+    expect(await page.getByTestId('app-fallback').count()).toBe(0)
+    expect(await page.locator('[data-testid="app-frame"]').count()).toBe(1)
     expect(
       errors.filter((message) => !/ERR_FAILED|sandbox-proxy/.test(message)),
       errors.join('\n'),

@@ -109,7 +109,7 @@ describe('MCP Apps in the WebShell', () => {
     await callFromTab(page, 'mcp_demo_show_revenue_dashboard')
     const fallback = page.getByTestId('app-fallback')
     await fallback.waitFor({ timeout: 15_000 })
-    expect(await fallback.textContent()).toContain('the sandbox did not load within 5 s')
+    expect(await fallback.textContent()).toContain('the sandbox page failed to load')
     expect(await fallback.getByTestId('result').textContent()).toContain('Revenue Q3 2026 (all)')
     expect(await page.locator('[data-testid="app-frame"]').count()).toBe(0)
     // The aborted request is the browser's only complaint.

@@ -17,8 +17,12 @@ import type { Theme } from './theme.js'
 
 export type { Theme }
 
-/** How long the proxy may take to announce itself before the card falls back to text. */
-export const PROXY_READY_MS = 5000
+/**
+ * How long a proxy page that has not finished loading may take to announce itself before the card
+ * falls back to text. A page that loaded without announcing itself (an error page) fails at once,
+ * so this bound only ends a load that hangs; a busy machine's slow load still shows its App.
+ */
+export const PROXY_READY_MS = 30_000
 /**
  * Messages the proxy may pass on in any one second. The proxy closes an App past its own, lower
  * budget and says so; this one holds if that notice never comes.
@@ -125,11 +129,34 @@ export function startAppView(options: AppViewOptions): AppView {
   // An App started ahead has its resource already.
   let ready = frame.early !== undefined
   let inputSent = false
+  let failed = false
+  const fail = (reason: string) => {
+    if (ready || failed) return
+    failed = true
+    options.onFailure(reason)
+  }
   const readyTimer = ready
     ? undefined
-    : setTimeout(() => {
-        if (!ready) options.onFailure(`the sandbox did not load within ${PROXY_READY_MS / 1000} s`)
-      }, PROXY_READY_MS)
+    : setTimeout(
+        () => fail(`the sandbox did not load within ${PROXY_READY_MS / 1000} s`),
+        PROXY_READY_MS,
+      )
+  // The proxy announces itself from its inline script, before its document's load event: a frame
+  // that loaded without that notice holds an error page (its about:blank came and went on
+  // insertion). A readied frame can fail after it was handed over, and a request can be lost while
+  // the daemon restarts, so the page is loaded once more before the card falls back; the frame's
+  // window, which the bridge talks to, stays the same.
+  let reloaded = false
+  if (!ready) {
+    iframe.addEventListener('load', () => {
+      if (ready || failed) return
+      if (reloaded) fail('the sandbox page failed to load')
+      else {
+        reloaded = true
+        iframe.src = url
+      }
+    })
+  }
 
   const sendResource = () => {
     ready = true
