@@ -343,6 +343,8 @@ describe('the sandbox proxy framed by a page that is not the WebShell', () => {
   }
 
   afterAll(async () => {
+    // The file's tabs stay open for the next test, holding idle connections.
+    for (const server of servers) server.closeAllConnections()
     await Promise.all(
       servers.map((server) => new Promise((resolve) => server.close(() => resolve(undefined)))),
     )

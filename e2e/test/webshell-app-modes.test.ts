@@ -15,7 +15,7 @@ import {
   frameRemovals,
   recordFrameRemovals,
 } from './app-frames.js'
-import { useBrowser } from './browser.js'
+import { openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
 afterEach(cleanup)
@@ -36,7 +36,7 @@ interface HostContext {
 }
 
 /** A page in its own context (for locale and time zone), with its console errors collected. */
-async function openPage(
+async function openPageWith(
   from: Browser,
   options: Parameters<Browser['newContext']>[0] = {},
 ): Promise<{ page: Page; errors: string[] }> {
@@ -56,7 +56,10 @@ async function shellWith(
 ): Promise<{ daemon: Daemon; page: Page; errors: string[] }> {
   const daemon = await startInProcess({ mcpServers: { modes: modesServer } })
   await daemon.waitForStatus('modes', 'ready')
-  const { page, errors } = await openPage(browser(), options)
+  const { page, errors } =
+    Object.keys(options).length === 0
+      ? await openPage(browser())
+      : await openPageWith(browser(), options)
   await page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
   await page.locator('[data-testid="connection"][data-state="live"]').waitFor()
   return { daemon, page, errors }

@@ -19,6 +19,8 @@ import { errorsBesidesDaemonAway, openPage, useBrowser } from './browser.js'
 const browser = useBrowser()
 let pageServer: Server | undefined
 afterEach(async () => {
+  // The tab stays open for the next test; the linked pages' connections go with the server.
+  pageServer?.closeAllConnections()
   await new Promise<void>((resolve) =>
     pageServer === undefined ? resolve() : pageServer.close(() => resolve()),
   )
