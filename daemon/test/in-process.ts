@@ -7,7 +7,6 @@ import { InMemoryTransport } from '@modelcontextprotocol/client'
 import type { Server } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { serveFixtureInMemory } from '../../e2e/fixtures/in-memory.js'
-import { stdioServerPath } from '../../e2e/fixtures/paths.js'
 import { runDaemon, type DaemonHandle } from '../src/daemon/run-daemon.js'
 import { createTransport, withHooks, type TransportFactory } from '../src/mcp/transports.js'
 import { runCliInProcess } from './cli-in-process.js'
@@ -25,8 +24,9 @@ export interface InProcessOptions extends Omit<StartOptions, 'args' | 'ulimit'> 
    */
   inMemory?: Record<string, () => Server>
   /**
-   * Unless false, every stdio fixture server (`fixture(...)`) whose flags ask nothing of a process
-   * runs in this process over the in-memory transport (see e2e/fixtures/in-memory.ts); false runs
+   * Unless false, every stdio fixture server (`fixture(...)`) whose flags ask nothing of a process,
+   * and every App fixture server, runs in this process over the in-memory transport (see
+   * e2e/fixtures/in-memory.ts); false runs
    * each in a process of its own, for a test about that process (a crash, its pid, its stderr).
    */
   fixturesInMemory?: boolean
@@ -44,8 +44,8 @@ function inMemoryTransports(options: InProcessOptions): TransportFactory {
     else if (
       options.fixturesInMemory === false ||
       config.transport !== 'stdio' ||
-      config.args[0] !== stdioServerPath ||
-      !serveFixtureInMemory(config.args.slice(1), server)
+      config.command !== process.execPath ||
+      !serveFixtureInMemory(config.args, server)
     ) {
       return createTransport(config, hooks)
     }
