@@ -13,6 +13,7 @@ import { BACKOFF_CAP_MS, BACKOFF_START_MS, STABLE_AFTER_MS } from '../src/mcp/co
 import { UNDECLARED_LIST_BOUND_MS } from '../src/mcp/discovery.js'
 import { REMOTE_PING_TIMEOUT_MS } from '../src/mcp/remote-recovery.js'
 import { END_REPORT_WAIT_MS } from '../src/mcp/server-process.js'
+import { PROXY_READY_MS } from '../../webshell/src/apps/app-view.js'
 import { PATTERN_TIME_LIMIT_MS } from '../../webshell/src/form/pattern-check.js'
 import {
   MARKDOWN_MAX_CHARS,
@@ -50,6 +51,7 @@ const QUOTES: [string, string, string][] = [
     `${PATTERN_TIME_LIMIT_MS} ms (\`PATTERN_TIME_LIMIT_MS\`)`,
     'PATTERN_TIME_LIMIT_MS',
   ],
+  ['internals.md', `within ${seconds(PROXY_READY_MS)} (\`PROXY_READY_MS\`)`, 'PROXY_READY_MS'],
   // An environment variable of `pnpm bench`, not a constant.
   ['internals.md', '`FERRY_BENCH_FLOOD_MS` sets', 'FERRY_BENCH_FLOOD_MS'],
   [
