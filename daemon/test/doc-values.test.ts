@@ -13,7 +13,7 @@ import { BACKOFF_CAP_MS, BACKOFF_START_MS, STABLE_AFTER_MS } from '../src/mcp/co
 import { UNDECLARED_LIST_BOUND_MS } from '../src/mcp/discovery.js'
 import { REMOTE_PING_TIMEOUT_MS } from '../src/mcp/remote-recovery.js'
 import { END_REPORT_WAIT_MS } from '../src/mcp/server-process.js'
-import { PROXY_READY_MS } from '../../webshell/src/apps/app-view.js'
+import { PROXY_READY_MS } from '../../webshell/src/apps/sandbox-frames.js'
 import { PATTERN_TIME_LIMIT_MS } from '../../webshell/src/form/pattern-check.js'
 import {
   MARKDOWN_MAX_CHARS,

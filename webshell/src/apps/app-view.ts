@@ -8,7 +8,7 @@ import { attachRequests, HOST_CAPABILITIES, type AppRequestsOptions } from './ap
 import { AppPlacement } from './app-placement.js'
 import type { DisplayModes } from './display-modes.js'
 
-import { keepWarm, startEarly, takeFrame } from './sandbox-frames.js'
+import { keepWarm, PROXY_READY_MS, startEarly, takeFrame } from './sandbox-frames.js'
 
 export { MAX_HEIGHT_PX, MIN_HEIGHT_PX } from './app-placement.js'
 
@@ -17,12 +17,6 @@ import type { Theme } from './theme.js'
 
 export type { Theme }
 
-/**
- * How long a proxy page that has not finished loading may take to announce itself before the card
- * falls back to text. A page that loaded without announcing itself (an error page) fails at once,
- * so this bound only ends a load that hangs; a busy machine's slow load still shows its App.
- */
-export const PROXY_READY_MS = 30_000
 /**
  * Messages the proxy may pass on in any one second. The proxy closes an App past its own, lower
  * budget and says so; this one holds if that notice never comes.

@@ -7,6 +7,12 @@
 const PROXY_READY = 'ui/notifications/sandbox-proxy-ready'
 const RESOURCE_READY = 'ui/notifications/sandbox-resource-ready'
 const TEARDOWN = 'ui/resource-teardown'
+/**
+ * How long a proxy page that has not finished loading may take to announce itself before the card
+ * falls back to text. A page that loaded without announcing itself (an error page) fails at once,
+ * so this bound only ends a load that hangs; a busy machine's slow load still shows its App.
+ */
+export const PROXY_READY_MS = 30_000
 /** How long a new warm frame may wait for the page to be idle before it loads anyway. */
 const WARM_IDLE_MS = 1000
 /** How long an App started ahead waits for its card before it is told to go and removed. */
