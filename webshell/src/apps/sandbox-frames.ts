@@ -9,8 +9,9 @@ const RESOURCE_READY = 'ui/notifications/sandbox-resource-ready'
 const TEARDOWN = 'ui/resource-teardown'
 /**
  * How long a proxy page that has not finished loading may take to announce itself before the card
- * falls back to text. A page that loaded without announcing itself (an error page) fails at once,
- * so this bound only ends a load that hangs; a busy machine's slow load still shows its App.
+ * falls back to text. A page that loaded without announcing itself (an error page) is loaded once
+ * more and then fails, without this wait, so the bound only ends a load that hangs; a busy
+ * machine's slow load still shows its App.
  */
 export const PROXY_READY_MS = 30_000
 /** How long a new warm frame may wait for the page to be idle before it loads anyway. */
