@@ -102,7 +102,12 @@ describe('a tool that needs a task, on server-everything (2025-11-25)', () => {
       'Synthesizing findings...',
       'Generating report...',
     ]
-    expect(messages).toEqual([...stages, 'completed'])
+    // Each poll shows the status of its moment: the stages in order, each once, then 'completed'.
+    // A stage that came and went between two polls on a busy machine is not seen.
+    const seen = messages.slice(0, -1)
+    expect(messages.at(-1)).toBe('completed')
+    expect(seen.length).toBeGreaterThan(0)
+    expect(seen).toEqual(stages.filter((stage) => seen.includes(stage)))
     const result = call.lines.at(-1)
     expect(result).toMatchObject({ result: { content: [{ type: 'text' }] } })
     const text = (result as { result: { content: { text: string }[] } }).result.content[0]?.text
@@ -114,7 +119,9 @@ describe('a tool that needs a task, on server-everything (2025-11-25)', () => {
     const stored = ofCall.filter(
       (e): e is Extract<TranscriptEvent, { type: 'call.progress' }> => e.type === 'call.progress',
     )
-    expect(stored.map((e) => e.message)).toEqual(expect.arrayContaining(stages))
+    expect(
+      stored.map((e) => e.message).filter((message) => stages.includes(message ?? '')),
+    ).toEqual(seen)
 
     const wire = await readJsonLines<Relayed>(record)
     const sent = wire.filter((r) => r.to === 'server').map((r) => r.message)
