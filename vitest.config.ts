@@ -55,7 +55,7 @@ const common = {
 export default defineConfig({
   test: {
     // Runs once for the run (a project that extended this would start its own).
-    globalSetup: ['e2e/test/chromium-server.ts'],
+    globalSetup: ['e2e/test/chromium-server.ts', 'daemon/test/run-dir.ts'],
     fileParallelism: true,
     // A third worker keeps two cores busier, but with a second copy of the suite beside it the
     // process-level restart tests outlast their timeout.

@@ -55,7 +55,7 @@ describe('the MCP conformance suite’s sign-in scenarios with Ferry as the clie
 
   beforeAll(async () => {
     rows = signInTable(await readFile(docsApiPath, 'utf8'))
-    const node = await installSuiteNode(await tempDir('ferry-conformance-node-'))
+    const node = await installSuiteNode()
     const browser = await standInBrowser(await tempDir('ferry-browser-'))
     const queue = [...rows]
     const worker = async () => {

@@ -29,7 +29,7 @@ describe('the MCP conformance suite with Ferry as the client', () => {
 
   beforeAll(async () => {
     const [node] = await Promise.all([
-      installSuiteNode(await tempDir('ferry-conformance-node-')),
+      installSuiteNode(),
       (async () => {
         daemon = await startInProcess({ mcpServers: {} })
       })(),

@@ -1,5 +1,5 @@
 // Runs the MCP conformance suite (`@modelcontextprotocol/conformance server`) against a URL: the
-// Node 22 it needs, installed from the npm registry for the run; a forwarder that adds the bearer
+// Node 22 it needs, installed from the npm registry once for the run; a forwarder that adds the bearer
 // token the suite cannot send; each scenario's outcome read from its `checks.json`; and the table
 // of expected outcomes in docs/gateway.md that the run is held to.
 
@@ -7,9 +7,11 @@ import { execFile } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { request, createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { readdir, readFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { inject } from 'vitest'
+import { waitFor } from './harness.js'
 
 /** The Node the suite runs on: it imports `fs.globSync`, which Node 20 lacks. */
 export const SUITE_NODE_VERSION = '22.23.3'
@@ -53,27 +55,53 @@ function run(
   })
 }
 
-/** Installs Node 22 (the registry's `node-<platform>-<arch>` package) into `dir`. */
-export async function installSuiteNode(dir: string): Promise<string> {
+/**
+ * Node 22 (the registry's `node-<platform>-<arch>` package), installed once per test run into the
+ * run's directory: the first file to ask installs it, and any other waits for that install's
+ * outcome.
+ */
+export async function installSuiteNode(): Promise<string> {
   const name = `node-${process.platform}-${process.arch}`
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
-  const { code, out } = await run(
-    npm,
-    [
-      'install',
-      '--prefix',
-      dir,
-      '--no-save',
-      '--no-package-lock',
-      '--no-audit',
-      '--no-fund',
-      '--loglevel=error',
-      `${name}@${SUITE_NODE_VERSION}`,
-    ],
-    170_000,
+  const dir = join(inject('runDir'), `${name}-${SUITE_NODE_VERSION}`)
+  const outcome = join(dir, 'outcome.json')
+  const bin = join(dir, 'node_modules', name, 'bin', 'node')
+  const installing = await mkdir(dir).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EEXIST') return false
+      throw error
+    },
+  )
+  if (installing) {
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+    const { code, out } = await run(
+      npm,
+      [
+        'install',
+        '--prefix',
+        dir,
+        '--no-save',
+        '--no-package-lock',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        `${name}@${SUITE_NODE_VERSION}`,
+      ],
+      170_000,
+    )
+    await writeFile(outcome, JSON.stringify({ code, out }))
+  }
+  const { code, out } = await waitFor(
+    async () =>
+      (JSON.parse(await readFile(outcome, 'utf8').catch(() => 'null')) as {
+        code: number
+        out: string
+      } | null) ?? undefined,
+    180_000,
+    `the install of ${name}@${SUITE_NODE_VERSION}`,
   )
   if (code !== 0) throw new Error(`npm could not install ${name}@${SUITE_NODE_VERSION}:\n${out}`)
-  return join(dir, 'node_modules', name, 'bin', 'node')
+  return bin
 }
 
 /**

@@ -27,7 +27,7 @@ describe('the MCP conformance suite against the gateway', () => {
 
   beforeAll(async () => {
     const [node] = await Promise.all([
-      installSuiteNode(await tempDir('ferry-conformance-node-')),
+      installSuiteNode(),
       (async () => {
         daemon = await startInProcess({
           mcpServers: {

@@ -194,8 +194,14 @@ describe('version negotiation', () => {
       20_000,
       'tight to settle',
     )
-    if (server.status === 'ready') expect(server.era).toBe('legacy')
-    expect(await countLines(`${dir}/spawns`)).toBe(1)
+    const spawns = await countLines(`${dir}/spawns`)
+    if (server.status === 'ready') {
+      expect(server.era).toBe('legacy')
+      expect(spawns).toBe(1)
+    } else {
+      // Given up before its one server had started far enough to log itself; never a second.
+      expect(spawns).toBeLessThanOrEqual(1)
+    }
   })
 
   it('reconnects a remembered auto server with one spawn', async () => {
