@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
 /**
  * Test files about processes: they start daemons or terminals as processes of their own, signal
@@ -52,11 +53,25 @@ const common = {
   pool: 'forks',
 } as const
 
+/**
+ * Every process file first, then the shared files. A worker that ran a shared file is kept for the
+ * next file only when that file is shared too, so files of the two kinds taken in turns would start
+ * a fresh worker, and load the daemon and playwright again, for most shared files.
+ */
+class ProcessFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files)
+    const isProcess = (file: TestSpecification) => file.project.name === 'process'
+    return [...sorted.filter(isProcess), ...sorted.filter((file) => !isProcess(file))]
+  }
+}
+
 export default defineConfig({
   test: {
     // Runs once for the run (a project that extended this would start its own).
     globalSetup: ['e2e/test/chromium-server.ts', 'daemon/test/run-dir.ts'],
     fileParallelism: true,
+    sequence: { sequencer: ProcessFilesFirst },
     // A third worker keeps two cores busier, but with a second copy of the suite beside it the
     // process-level restart tests outlast their timeout.
     maxWorkers: 2,

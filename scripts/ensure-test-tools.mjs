@@ -1,14 +1,18 @@
 // Makes sure the programs the tests drive from outside Node are installed: tmux (the full-screen
-// terminal client is tested in a real terminal) and Debian chromium (the WebShell is tested in a
-// real browser). Installs them with apt-get where that is possible (root, or passwordless sudo);
-// otherwise says what to install.
+// terminal client is tested in a real terminal) and Debian chromium's headless shell (the WebShell
+// is tested in a real browser). Installs them with apt-get where that is possible (root, or passwordless sudo);
+// otherwise says what to install. Named programs (`ensure-test-tools.mjs chromium`, for the
+// benchmarks, which measure the browser a person runs) replace the tests' list.
 
 import { execFileSync, spawnSync } from 'node:child_process'
 
-const needed = [
+const forTests = [
   { command: 'tmux', debianPackage: 'tmux' },
-  { command: 'chromium', debianPackage: 'chromium' },
+  { command: 'chromium-headless-shell', debianPackage: 'chromium-headless-shell' },
 ]
+const named = process.argv.slice(2)
+const needed =
+  named.length === 0 ? forTests : named.map((command) => ({ command, debianPackage: command }))
 
 const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0
 const missing = needed.filter((tool) => !has(tool.command))
