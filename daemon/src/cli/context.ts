@@ -22,8 +22,6 @@ export interface CliIo {
 export interface CliContext {
   stateDir: string
   configFile: string | undefined
-  cwd: string
-  env: Record<string, string | undefined>
   homeDir: string
   io: CliIo
   out: (text: string) => void
@@ -78,8 +76,6 @@ export function cliContext(options: GlobalOptions, io: CliIo): CliContext {
   return {
     stateDir: resolveStateDir(options.stateDir, env, homeDir),
     configFile,
-    cwd: io.cwd,
-    env,
     homeDir,
     io,
     out: (text) => io.stdout.write(`${terminalText(text)}\n`),

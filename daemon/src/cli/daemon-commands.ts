@@ -28,8 +28,8 @@ export interface ServeOptions {
 
 /** The workspace directory `--workspace` names, which must exist; the current one without it. */
 function workspaceOf(ctx: CliContext, options: ServeOptions): string {
-  if (options.workspace === undefined) return ctx.cwd
-  const dir = resolve(ctx.cwd, options.workspace)
+  if (options.workspace === undefined) return ctx.io.cwd
+  const dir = resolve(ctx.io.cwd, options.workspace)
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
     throw new FerryError(
       ErrorCode.BadRequest,
@@ -68,8 +68,8 @@ export async function serve(ctx: CliContext, options: ServeOptions): Promise<num
     stateDir: ctx.stateDir,
     cwd: workspaceOf(ctx, options),
     workspaceDeclared: options.workspace !== undefined,
-    configFile: ctx.configFile === undefined ? undefined : resolve(ctx.cwd, ctx.configFile),
-    env: ctx.env,
+    configFile: ctx.configFile === undefined ? undefined : resolve(ctx.io.cwd, ctx.configFile),
+    env: ctx.io.env,
     homeDir: ctx.homeDir,
     port: options.port,
     host: options.host,
@@ -146,12 +146,12 @@ export async function launchDaemon(
   args.push('--host', options.host, '--compact-above-mb', String(options.compactAboveMb))
   if (options.newToken === true) args.push('--new-token')
   if (options.workspace !== undefined) args.push('--workspace', workspaceOf(ctx, options))
-  if (ctx.configFile !== undefined) args.push('--config', resolve(ctx.cwd, ctx.configFile))
+  if (ctx.configFile !== undefined) args.push('--config', resolve(ctx.io.cwd, ctx.configFile))
   const child = spawn(process.execPath, args, {
-    cwd: ctx.cwd,
+    cwd: ctx.io.cwd,
     detached: true,
     stdio: ['ignore', out, out],
-    env: ctx.env,
+    env: ctx.io.env,
   })
   closeSync(out)
   let exit: string | null = null

@@ -31,8 +31,8 @@ interface Launch {
 
 /** `ferry mcp` with absolute paths: hosts start it from anywhere, often with a bare PATH. */
 function bridgeLaunch(ctx: CliContext, host: Host): Launch {
-  const args = [binPath, 'mcp', '--client', host, '--state-dir', resolve(ctx.cwd, ctx.stateDir)]
-  if (ctx.configFile !== undefined) args.push('--config', resolve(ctx.cwd, ctx.configFile))
+  const args = [binPath, 'mcp', '--client', host, '--state-dir', resolve(ctx.io.cwd, ctx.stateDir)]
+  if (ctx.configFile !== undefined) args.push('--config', resolve(ctx.io.cwd, ctx.configFile))
   return { command: process.execPath, args }
 }
 

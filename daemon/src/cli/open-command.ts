@@ -17,7 +17,7 @@ export async function openWebShell(
     // Sessions belong to the daemon's workspace (where it started and reads workspace settings);
     // say so when this terminal is somewhere else, so nobody looks for their calls elsewhere.
     const status = await client.get<StatusResponse>('/status')
-    if (resolve(status.workspace) !== resolve(ctx.cwd)) {
+    if (resolve(status.workspace) !== resolve(ctx.io.cwd)) {
       ctx.err(
         `Opening the default session of Ferry's workspace ${status.workspace}; name a session to open another (\`ferry sessions\` lists them).`,
       )
@@ -32,7 +32,7 @@ export async function openWebShell(
   const query = session === undefined ? '' : `?${new URLSearchParams({ session }).toString()}`
   const fragment = new URLSearchParams({ token: client.info.token })
   const url = `${client.info.url}${query}#${fragment.toString()}`
-  if (!print && (await launchBrowser(url, ctx.env))) {
+  if (!print && (await launchBrowser(url, ctx.io.env))) {
     ctx.out(`Opened the WebShell in your browser.`)
     return 0
   }

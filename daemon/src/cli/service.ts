@@ -34,11 +34,11 @@ export function serviceFile(ctx: CliContext, platform: NodeJS.Platform): Service
     binPath,
     'serve',
     '--state-dir',
-    resolve(ctx.cwd, ctx.stateDir),
+    resolve(ctx.io.cwd, ctx.stateDir),
   ]
-  if (ctx.configFile !== undefined) command.push('--config', resolve(ctx.cwd, ctx.configFile))
+  if (ctx.configFile !== undefined) command.push('--config', resolve(ctx.io.cwd, ctx.configFile))
   if (platform === 'linux') {
-    const xdg = ctx.env.XDG_CONFIG_HOME
+    const xdg = ctx.io.env.XDG_CONFIG_HOME
     const configHome = xdg && isAbsolute(xdg) ? xdg : join(ctx.homeDir, '.config')
     return {
       path: join(configHome, 'systemd', 'user', 'ferry.service'),

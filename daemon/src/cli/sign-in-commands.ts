@@ -16,7 +16,7 @@ export async function login(
   const path = `/servers/${encodeURIComponent(server)}/login`
   const started = loginResponseSchema.parse(await client.post<unknown>(path))
   const url = started.authorizationUrl
-  if (options.browser && (await launchBrowser(url, ctx.env))) {
+  if (options.browser && (await launchBrowser(url, ctx.io.env))) {
     ctx.err(`Opened the sign-in page for ${server} in your browser; waiting for it to finish…`)
     ctx.err(`If it did not open, visit: ${url}`)
   } else {
