@@ -54,15 +54,12 @@ describe('the MCP conformance suite against the gateway', () => {
       created.stdout.trim(),
     )
     closeForwarder = forwarder.close
-    // The revisions run side by side: each scenario has a session or wire of its own.
-    await Promise.all(
-      REVISIONS.map(async (revision) => {
-        const outputDir = await tempDir(`ferry-conformance-${revision}-`)
-        const { results: run, log } = await runRevision(node, forwarder.url, revision, outputDir)
-        results.set(revision, run)
-        logs.push(log)
-      }),
-    )
+    for (const revision of REVISIONS) {
+      const outputDir = await tempDir(`ferry-conformance-${revision}-`)
+      const { results: run, log } = await runRevision(node, forwarder.url, revision, outputDir)
+      results.set(revision, run)
+      logs.push(log)
+    }
   }, 200_000)
 
   afterAll(async () => {
