@@ -1,8 +1,8 @@
 // Makes sure the programs the tests drive from outside Node are installed: tmux (the full-screen
 // terminal client is tested in a real terminal) and Debian chromium's headless shell (the WebShell
-// is tested in a real browser). Installs them with apt-get where that is possible (root, or passwordless sudo);
-// otherwise says what to install. Named programs (`ensure-test-tools.mjs chromium`, for the
-// benchmarks, which measure the browser a person runs) replace the tests' list.
+// is tested in a real browser). Installs them with apt-get where that is possible (root, or
+// passwordless sudo); otherwise says what to install. Named programs (`ensure-test-tools.mjs
+// chromium`, for the benchmarks, which measure the browser a person runs) replace the tests' list.
 
 import { execFileSync, spawnSync } from 'node:child_process'
 
