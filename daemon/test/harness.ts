@@ -4,16 +4,17 @@
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { request, type IncomingHttpHeaders } from 'node:http'
-import { readFileSync } from 'node:fs'
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { isAlive } from '../src/daemon/lock.js'
 import { DAEMON_NODE_FLAGS } from '../src/daemon/node-flags.js'
 import { readRuntimeFile, type RuntimeInfo } from '../src/daemon/runtime-file.js'
 import type { ServerInfo, StatusResponse, TranscriptEvent } from '../src/protocol/index.js'
 
 import { stdioServerPath } from '../../e2e/fixtures/paths.js'
+export { isAlive }
 
 export {
   httpServerPath,
@@ -339,21 +340,6 @@ export async function startDaemon(
     throw new Error(`${String(error)}\n${output}`)
   })
   return { ...surface(prepared, info, stop), process: child }
-}
-
-/** True while `pid` runs; a zombie (exited, not yet reaped by init) counts as gone. */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-  } catch {
-    return false
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
-  } catch {
-    return process.platform !== 'linux'
-  }
 }
 
 /**

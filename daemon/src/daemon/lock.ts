@@ -1,17 +1,30 @@
 // One daemon per state directory: an exclusive lock file holding the owner's pid. A lock whose
 // owner is gone is stale and taken over; a live owner is named in the refusal.
 
+import { readFileSync } from 'node:fs'
 import { open, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ErrorCode, FerryError } from '../errors.js'
 import { readRuntimeFile } from './runtime-file.js'
 
+/**
+ * True while `pid` runs. A zombie counts as gone: it has exited and waits only for its parent to
+ * collect it, which for a daemon started in the background is init, and a container's init may do
+ * that late or never.
+ */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)
-    return true
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false
+  }
+  if (process.platform !== 'linux') return true
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // The state follows the command name, which is in parentheses and may hold any character.
+    return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z'
+  } catch {
+    return false
   }
 }
 
