@@ -56,8 +56,7 @@ export interface Tab {
 export async function openTab(daemon: Daemon, readOnly = false, session?: string): Promise<Tab> {
   const stream = await openStream(daemon)
   stream.send({ type: 'hello', client: { kind: 'webshell', label: 'App tab' }, readOnly })
-  stream.send({ type: 'subscribe', session })
-  await waitFor(() => stream.messages.find((m) => m.type === 'subscribed'), 10_000, 'subscribed')
+  await stream.subscribe(session)
   const command = (body: Record<string, unknown>) => {
     const ref = `r${++refs}`
     stream.ws.send(JSON.stringify({ ...body, ref }))

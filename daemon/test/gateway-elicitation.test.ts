@@ -129,8 +129,7 @@ describe('upstream elicitation through the gateway', () => {
     it(`withdraws a forwarded question of a ${server === 'old' ? 'legacy' : '2026-07-28'} server from the client when the call is cancelled in Ferry`, async () => {
       const stream = await openStream(daemon)
       stream.send({ type: 'hello', client: { kind: 'webshell', label: 'the tab' } })
-      stream.send({ type: 'subscribe' })
-      await waitFor(() => stream.messages.some((m) => m.type === 'subscribed') || undefined)
+      await stream.subscribe()
       let withdrawn: Promise<void> | undefined
       const client = new Client(
         { name: 'test-legacy', version: '1.0.0' },
@@ -271,8 +270,7 @@ describe('confirmations asked in the client (--confirm-in-client)', () => {
       const plain = await token(daemon, `plain-${era}`)
       const stream = await openStream(daemon)
       stream.send({ type: 'hello', client: { kind: 'webshell', label: 'the tab' } })
-      stream.send({ type: 'subscribe' })
-      await waitFor(() => stream.messages.some((m) => m.type === 'subscribed') || undefined)
+      await stream.subscribe()
       let asked = 0
       const client = await gatewayClient(daemon, plain, era, () => {
         asked++
@@ -330,8 +328,7 @@ describe('confirmations asked in the client (--confirm-in-client)', () => {
     it(`lets a WebSocket answer that comes first win over a ${era} client's late elicitation answer`, async () => {
       const stream = await openStream(daemon)
       stream.send({ type: 'hello', client: { kind: 'webshell', label: 'the tab' } })
-      stream.send({ type: 'subscribe' })
-      await waitFor(() => stream.messages.some((m) => m.type === 'subscribed') || undefined)
+      await stream.subscribe()
       let release: (answer: ElicitResult) => void = () => {}
       const held = new Promise<ElicitResult>((resolve) => (release = resolve))
       let asked = 0

@@ -84,8 +84,7 @@ export async function startGatewayRig(
     const stream = await openStream(daemon)
     tab = stream
     stream.send({ type: 'hello', client: { kind: 'webshell', label: TAB_LABEL } })
-    stream.send({ type: 'subscribe' })
-    await waitFor(() => stream.messages.find((m) => m.type === 'subscribed'), 10_000, 'subscribed')
+    await stream.subscribe()
     const find = <T extends TranscriptEvent['type']>(
       from: number,
       type: T,

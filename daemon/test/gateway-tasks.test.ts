@@ -31,8 +31,7 @@ import {
 async function answerer(daemon: Daemon): Promise<TestStream> {
   const stream = await openStream(daemon)
   stream.send({ type: 'hello', client: { kind: 'webshell', label: 'WebShell tab' } })
-  stream.send({ type: 'subscribe' })
-  await waitFor(() => stream.messages.some((m) => m.type === 'subscribed') || undefined)
+  await stream.subscribe()
   return stream
 }
 

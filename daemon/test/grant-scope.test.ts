@@ -93,8 +93,7 @@ describe("an agent's own approval", () => {
       // A WebShell tab's call is asked about, and the tab's denial is what counts.
       const tab = await openStream(daemon)
       tab.send({ type: 'hello', client: { kind: 'webshell', label: 'the tab' } })
-      tab.send({ type: 'subscribe' })
-      await waitFor(() => tab.messages.some((m) => m.type === 'subscribed') || undefined)
+      await tab.subscribe()
       const seen = tab.events.length
       tab.send({ type: 'call', ref: 'c', tool: 'mcp_fx_slow', arguments: quick, id: 'from-tab' })
       await waitFor(() =>

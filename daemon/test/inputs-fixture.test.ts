@@ -119,8 +119,7 @@ describe('questions from the fixture servers, in both eras', () => {
     const here = await answerer(daemon, 'tab here')
     const there = await openStream(daemon)
     there.send({ type: 'hello', client: { kind: 'webshell', label: 'tab there' } })
-    there.send({ type: 'subscribe', session: other })
-    await waitFor(() => there.messages.some((m) => m.type === 'subscribed') || undefined)
+    await there.subscribe(other)
     const slow = await startCall(there, 'mcp_old_slow', { steps: 400, delayMs: 50 })
     await waitFor(
       () =>

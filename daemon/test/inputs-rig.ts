@@ -22,8 +22,7 @@ export type Resolved = Extract<TranscriptEvent, { type: 'input.resolved' }>
 export async function answerer(daemon: Daemon, label = 'the tab'): Promise<TestStream> {
   const stream = await openStream(daemon)
   stream.send({ type: 'hello', client: { kind: 'webshell', label } })
-  stream.send({ type: 'subscribe' })
-  await waitFor(() => stream.messages.some((m) => m.type === 'subscribed') || undefined)
+  await stream.subscribe()
   return stream
 }
 

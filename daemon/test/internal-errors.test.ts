@@ -32,8 +32,7 @@ describe('internal errors', () => {
 
     // Two questions waiting for an answer: one asked over the stream, one by an NDJSON caller.
     const person = await openStream(daemon)
-    person.send({ type: 'subscribe' })
-    await waitFor(() => person.messages.find((m) => m.type === 'subscribed'))
+    await person.subscribe()
     person.send({ type: 'call', ref: 'asked', id: 'ask-stream', tool: 'mcp_fu_slow' })
     const askedRest = await daemon.api('/call', {
       method: 'POST',

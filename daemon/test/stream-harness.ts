@@ -11,6 +11,12 @@ export interface TestStream {
   events: TranscriptEvent[]
   send(command: StreamCommand): void
   reply(ref: string): Promise<Extract<StreamMessage, { type: 'reply' }>>
+  /**
+   * Subscribes to `session` (the default one unless named) and resolves once the events stored
+   * before it have arrived. They come after `subscribed`, so until then an event the stream holds
+   * may not be the newest of its kind.
+   */
+  subscribe(session?: string): Promise<Extract<StreamMessage, { type: 'subscribed' }>>
   closed: Promise<{ code: number; reason: string }>
 }
 
@@ -41,12 +47,43 @@ export async function openStream(
     ws.once('open', () => resolve())
     ws.once('error', reject)
   })
+  const send = (command: StreamCommand) => ws.send(JSON.stringify(command))
   return {
     ws,
     messages,
     events,
     closed,
-    send: (command) => ws.send(JSON.stringify(command)),
+    send,
+    subscribe: async (session) => {
+      const from = messages.length
+      send({ type: 'subscribe', ...(session === undefined ? {} : { session }) })
+      const subscribed = await waitFor(
+        () =>
+          messages
+            .slice(from)
+            .find(
+              (m): m is Extract<StreamMessage, { type: 'subscribed' }> => m.type === 'subscribed',
+            ),
+        15_000,
+        'the subscription',
+      )
+      const head = subscribed.headSeq
+      await waitFor(
+        () =>
+          head <= subscribed.afterSeq ||
+          messages
+            .slice(from)
+            .some(
+              (m) =>
+                (m.type === 'event' && m.event.seq >= head) ||
+                (m.type === 'snapshot' && (m.events.at(-1)?.seq ?? 0) >= head),
+            ) ||
+          undefined,
+        15_000,
+        `the events up to seq ${head}`,
+      )
+      return subscribed
+    },
     reply: (ref) =>
       waitFor(
         () =>

@@ -14,8 +14,7 @@ type EventOf<T extends TranscriptEvent['type']> = Extract<TranscriptEvent, { typ
 async function tab(daemon: Daemon): Promise<TestStream> {
   const stream = await openStream(daemon)
   stream.send({ type: 'hello', client: { kind: 'webshell', label: 'the tab' } })
-  stream.send({ type: 'subscribe' })
-  await waitFor(() => stream.messages.some((m) => m.type === 'subscribed') || undefined)
+  await stream.subscribe()
   return stream
 }
 
