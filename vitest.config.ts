@@ -72,9 +72,9 @@ export default defineConfig({
     globalSetup: ['e2e/test/chromium-server.ts', 'daemon/test/run-dir.ts'],
     fileParallelism: true,
     sequence: { sequencer: ProcessFilesFirst },
-    // Files wait on browsers, servers and the processes they start, so a third worker keeps the
-    // two cores busy; a fourth only adds contention.
-    maxWorkers: 3,
+    // A third worker keeps two cores busier, but with a second copy of the suite beside it the
+    // process-level restart tests outlast their timeout.
+    maxWorkers: 2,
     projects: [
       { test: { ...common, name: 'process', include: PROCESS_FILES, isolate: true } },
       {

@@ -5,7 +5,7 @@
 import { Readable, Writable } from 'node:stream'
 import { main } from '../src/cli/main.js'
 import type { CliIo } from '../src/cli/context.js'
-import { runCli, type CliResult } from './harness.js'
+import { runCli, type CliResult } from './cli-process.js'
 
 /** Commands that are a process of their own: the daemon and the stdio bridge. */
 const PROCESS_COMMANDS = new Set(['serve', 'mcp'])

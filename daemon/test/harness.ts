@@ -2,19 +2,21 @@
 // test's own process) on private state directories, the real CLI, and the compiled fixture servers.
 // Every daemon and process started here is stopped by `cleanup()`.
 
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { request, type IncomingHttpHeaders } from 'node:http'
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { isAlive } from '../src/daemon/lock.js'
 import { DAEMON_NODE_FLAGS } from '../src/daemon/node-flags.js'
 import { readRuntimeFile, type RuntimeInfo } from '../src/daemon/runtime-file.js'
 import type { ServerInfo, StatusResponse, TranscriptEvent } from '../src/protocol/index.js'
 
 import { stdioServerPath } from '../../e2e/fixtures/paths.js'
+import { runCliInProcess } from './cli-in-process.js'
+import { ferryBin, type CliResult } from './cli-process.js'
 export { isAlive }
+export { ferryBin, runCli, type CliResult } from './cli-process.js'
 
 export {
   httpServerPath,
@@ -23,14 +25,6 @@ export {
   sseServerPath,
   stdioServerPath,
 } from '../../e2e/fixtures/paths.js'
-
-export const ferryBin = fileURLToPath(new URL('../bin/ferry.js', import.meta.url))
-
-export interface CliResult {
-  code: number
-  stdout: string
-  stderr: string
-}
 
 export interface TestDaemon {
   stateDir: string
@@ -104,39 +98,6 @@ export async function waitFor<T>(
   throw new Error(
     `timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`,
   )
-}
-
-/** Runs the CLI; `input` is written to its stdin. */
-export function runCli(
-  args: string[],
-  options: {
-    env?: Record<string, string | undefined>
-    cwd?: string
-    input?: string
-    /** The CLI is stopped (SIGTERM) past this; a command expected to exit at once may say less. */
-    timeoutMs?: number
-  } = {},
-): Promise<CliResult> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [ferryBin, ...args],
-      {
-        env: { ...process.env, ...options.env },
-        cwd: options.cwd,
-        timeout: options.timeoutMs ?? 60_000,
-        maxBuffer: 16 * 1024 * 1024,
-      },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 99
-        resolve({ code, stdout, stderr })
-      },
-    )
-    if (options.input !== undefined) {
-      child.stdin?.on('error', () => {})
-      child.stdin?.end(options.input)
-    }
-  })
 }
 
 /**
@@ -245,8 +206,12 @@ export function surface(
   prepared: Prepared,
   info: RuntimeInfo,
   stop: () => Promise<void>,
-  /** How `cli()` runs the command line: by default `ferry` in a process of its own. */
-  run: typeof runCli = runCli,
+  /**
+   * How `cli()` runs the command line: by default through its `main` in this process, whether the
+   * daemon runs here or in a process of its own. A test about the command's own process calls
+   * `runCli`.
+   */
+  run: typeof runCliInProcess = runCliInProcess,
 ) {
   const api = (path: string, init: RequestInit = {}) =>
     fetch(new URL(`api${path}`, info.url), {

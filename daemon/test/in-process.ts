@@ -9,7 +9,6 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { serveFixtureInMemory } from '../../e2e/fixtures/in-memory.js'
 import { runDaemon, type DaemonHandle } from '../src/daemon/run-daemon.js'
 import { createTransport, withHooks, type TransportFactory } from '../src/mcp/transports.js'
-import { runCliInProcess } from './cli-in-process.js'
 import { onCleanup, prepare, surface, type Daemon, type StartOptions } from './harness.js'
 
 export interface InProcessDaemon extends Daemon {
@@ -74,5 +73,5 @@ export async function startInProcess(
   })
   const stop = () => handle.stop('the test ended')
   onCleanup(stop)
-  return { ...surface(prepared, handle.info, stop, runCliInProcess), handle }
+  return { ...surface(prepared, handle.info, stop), handle }
 }

@@ -8,15 +8,8 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { RuntimeInfo } from '../src/daemon/runtime-file.js'
-import {
-  cleanup,
-  ferryBin,
-  fixture,
-  runCli,
-  startDaemon,
-  tempDir,
-  type CliResult,
-} from './harness.js'
+import { cleanup, ferryBin, fixture, startDaemon, tempDir, type CliResult } from './harness.js'
+import { runCliInProcess } from './cli-in-process.js'
 
 afterEach(cleanup)
 
@@ -77,9 +70,9 @@ const commands: Array<[string[], string]> = [
   [['reconnect', 'x'], 'POST /api/servers/x/reconnect'],
 ]
 
-/** Every command at once: each is a process of its own, so a busy machine pays for them once. */
+/** Every command at once, each through the command line's `main` as the binary runs it. */
 function runAll(stateDir: string) {
-  return Promise.all(commands.map(([args]) => runCli(['--state-dir', stateDir, ...args])))
+  return Promise.all(commands.map(([args]) => runCliInProcess(['--state-dir', stateDir, ...args])))
 }
 
 describe('an incomplete answer', () => {
@@ -138,7 +131,7 @@ describe('an incomplete answer', () => {
       response.end()
     })
     const call = (stateDir: string, json: boolean) =>
-      runCli([
+      runCliInProcess([
         '--state-dir',
         stateDir,
         'call',
