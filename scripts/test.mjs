@@ -1,7 +1,7 @@
 // The test command (`pnpm test [vitest arguments]`). The programs the tests drive are installed
-// while the build runs; the tests then run with the static checks (Prettier, ESLint, the import
-// layers, the types) beside them, whose output is printed in one block when they end. It fails
-// when any step fails.
+// while the build and the static checks (Prettier, ESLint, the import layers, the types) run; the
+// checks' output is printed in one block when they end. The tests run after them, on a machine
+// left to themselves, unless the build or the install failed. It fails when any step fails.
 
 import { spawn } from 'node:child_process'
 
@@ -24,17 +24,17 @@ function step(name, command, args, { quiet = false } = {}) {
   })
 }
 
-const checks = step('checks', 'pnpm', ['run', 'checks'], { quiet: true })
-const prepared = await Promise.all([
+const [tools, build, checks] = await Promise.all([
   step('test tools', process.execPath, ['scripts/ensure-test-tools.mjs']),
   step('build', 'pnpm', ['run', 'build']),
+  step('checks', 'pnpm', ['run', 'checks'], { quiet: true }),
 ])
-const tests = prepared.every((result) => result.ok)
-  ? await step('tests', 'vitest', ['run', ...process.argv.slice(2)])
-  : { name: 'tests', ok: false, output: '', summary: 'tests: not run, a step before them failed' }
-const checked = await checks
-if (!checked.ok) process.stdout.write(`\n${checked.output}`)
+if (!checks.ok) process.stdout.write(`\n${checks.output}`)
+const tests =
+  tools.ok && build.ok
+    ? await step('tests', 'vitest', ['run', ...process.argv.slice(2)])
+    : { name: 'tests', ok: false, output: '', summary: 'tests: not run, a step before them failed' }
 
-const results = [...prepared, checked, tests]
+const results = [tools, build, checks, tests]
 process.stdout.write(`\n${results.map((result) => result.summary).join('\n')}\n`)
 process.exitCode = results.every((result) => result.ok) ? 0 : 1
