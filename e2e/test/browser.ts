@@ -30,9 +30,9 @@ export async function connectBrowser(): Promise<Browser> {
 }
 
 /**
- * A page whose console errors and page errors are collected in `errors`. A page costs the browser
- * about two seconds of CPU to make and a tenth of that to navigate, so a page its test has closed
- * is handed to the file's next test instead, set back first (see `keptTab`).
+ * A page whose console errors and page errors are collected in `errors`. A page costs the headless
+ * shell about a quarter of a second of CPU to make and a fifth of that to navigate, so a page its
+ * test has closed is handed to the file's next test instead, set back first (see `keptTab`).
  */
 export async function openPage(browser: Browser): Promise<{ page: Page; errors: string[] }> {
   const page = idleTabs.get(browser)?.pop() ?? keptTab(browser, await browser.newPage())
