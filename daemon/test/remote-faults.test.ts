@@ -141,7 +141,7 @@ describe('Streamable HTTP servers that restart or go down', () => {
 
     await server.restart()
     const second = await daemon.cli(['call', 'mcp_remote_echo', '{"text":"second"}'])
-    expect(second).toMatchObject({ code: 0, stdout: 'second\n' })
+    expect(second, second.stderr).toMatchObject({ code: 0, stdout: 'second\n' })
 
     const calls = (await readJsonLines<Handled>(handled)).filter((h) => h.method === 'tools/call')
     expect(calls).toHaveLength(2)
