@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Ferry's command-line entry: the compiled CLI lives in ../dist.
-import { main } from '../dist/cli/main.js'
+// Ferry's command-line entry: the compiled CLI, bundled, lives in ../dist/bundle.
+import { main } from '../dist/bundle/ferry.js'
 
 main(process.argv).then(
   (code) => {

@@ -1,9 +1,10 @@
 // Ferry's version, read from the daemon package's manifest.
 
 import { readFileSync } from 'node:fs'
+import { packageManifestPath } from './package-paths.js'
 
 export const version: string = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  JSON.parse(readFileSync(packageManifestPath, 'utf8')) as {
     version: string
   }
 ).version

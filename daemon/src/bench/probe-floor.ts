@@ -4,7 +4,7 @@
 import { Client } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { PROBE_FLOOR_MS } from '../mcp/connect-plan.js'
-import { launcherPath } from '../mcp/launcher-facts.js'
+import { launcherPath } from '../package-paths.js'
 import { fixtureServer } from './bench-env.js'
 
 async function modernWithProbe(timeoutMs: number): Promise<boolean> {

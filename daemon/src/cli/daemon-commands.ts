@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process'
 import { closeSync, openSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { ferryBinPath } from '../package-paths.js'
 import { ErrorCode, FerryError } from '../errors.js'
 import { isAlive } from '../daemon/lock.js'
 import { DAEMON_NODE_FLAGS } from '../daemon/node-flags.js'
@@ -39,7 +39,6 @@ function workspaceOf(ctx: CliContext, options: ServeOptions): string {
   return dir
 }
 
-const binPath = fileURLToPath(new URL('../../bin/ferry.js', import.meta.url))
 const START_WAIT_MS = 20_000
 
 export function webshellUrl(url: string, token: string): string {
@@ -140,7 +139,7 @@ export async function launchDaemon(
   await ensurePrivateDir(ctx.stateDir)
   const outPath = join(ctx.stateDir, 'daemon.out')
   const out = openSync(outPath, 'w', 0o600)
-  const args = [...DAEMON_NODE_FLAGS, binPath, 'serve', '--state-dir', ctx.stateDir]
+  const args = [...DAEMON_NODE_FLAGS, ferryBinPath, 'serve', '--state-dir', ctx.stateDir]
   // Passed on only when given: without it the daemon tries the previous run's port first.
   if (options.port !== undefined) args.push('--port', String(options.port))
   args.push('--host', options.host, '--compact-above-mb', String(options.compactAboveMb))

@@ -3,7 +3,7 @@
 // snippet holds a token: the HTTP ones read it from the environment or ask for it.
 
 import { resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { ferryBinPath } from '../package-paths.js'
 import { stringify } from 'smol-toml'
 import { readPreviousRuntimeFile, readRuntimeFile } from '../daemon/runtime-file.js'
 import { ErrorCode, FerryError } from '../errors.js'
@@ -14,8 +14,6 @@ export type Host = 'claude-desktop' | 'claude-code' | 'cursor' | 'vscode' | 'cod
 
 /** The environment variable the HTTP snippets read the gateway token from. */
 export const TOKEN_ENV = 'FERRY_MCP_TOKEN'
-
-const binPath = fileURLToPath(new URL('../../bin/ferry.js', import.meta.url))
 
 export interface HostConfig {
   /** What to paste. */
@@ -31,7 +29,14 @@ interface Launch {
 
 /** `ferry mcp` with absolute paths: hosts start it from anywhere, often with a bare PATH. */
 function bridgeLaunch(ctx: CliContext, host: Host): Launch {
-  const args = [binPath, 'mcp', '--client', host, '--state-dir', resolve(ctx.io.cwd, ctx.stateDir)]
+  const args = [
+    ferryBinPath,
+    'mcp',
+    '--client',
+    host,
+    '--state-dir',
+    resolve(ctx.io.cwd, ctx.stateDir),
+  ]
   if (ctx.configFile !== undefined) args.push('--config', resolve(ctx.io.cwd, ctx.configFile))
   return { command: process.execPath, args }
 }

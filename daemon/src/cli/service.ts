@@ -3,12 +3,11 @@
 
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { ferryBinPath } from '../package-paths.js'
 import { DAEMON_NODE_FLAGS } from '../daemon/node-flags.js'
 import { ErrorCode, FerryError } from '../errors.js'
 import type { CliContext } from './context.js'
 
-const binPath = fileURLToPath(new URL('../../bin/ferry.js', import.meta.url))
 const LAUNCHD_LABEL = 'dev.ferry.daemon'
 
 export interface ServiceFile {
@@ -31,7 +30,7 @@ export function serviceFile(ctx: CliContext, platform: NodeJS.Platform): Service
   const command = [
     process.execPath,
     ...DAEMON_NODE_FLAGS,
-    binPath,
+    ferryBinPath,
     'serve',
     '--state-dir',
     resolve(ctx.io.cwd, ctx.stateDir),

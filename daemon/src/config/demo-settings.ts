@@ -1,6 +1,6 @@
 // The fallback when no settings file exists: one stdio server running Ferry's bundled demo server.
 
-import { fileURLToPath } from 'node:url'
+import { demoServerPath } from '../package-paths.js'
 import {
   DEFAULT_APP_RESOURCE_TIMEOUT_MS,
   DEFAULT_LOG_LEVEL,
@@ -16,7 +16,7 @@ export function demoSettings(workspaceFile: string, roots: string[] | false): Se
     name: 'demo',
     transport: 'stdio',
     command: process.execPath,
-    args: [demoServerPath()],
+    args: [demoServerPath],
     env: {},
     cwd: undefined,
     timeout: DEFAULT_TOOL_TIMEOUT_MS,
@@ -39,14 +39,4 @@ export function demoSettings(workspaceFile: string, roots: string[] | false): Se
     filesWithoutServers: [],
     gateway: { ...DEFAULT_GATEWAY },
   }
-}
-
-/** Absolute path of the compiled demo server (`daemon/dist/demo/demo-server.js`). */
-export function demoServerPath(): string {
-  // Compiled, this module is daemon/dist/config/demo-settings.js. Run from source (vitest) it is
-  // daemon/src/config/demo-settings.ts, and the runnable demo is still the compiled one in dist.
-  const relative = import.meta.url.endsWith('.ts')
-    ? '../../dist/demo/demo-server.js'
-    : '../demo/demo-server.js'
-  return fileURLToPath(new URL(relative, import.meta.url))
 }

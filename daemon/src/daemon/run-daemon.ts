@@ -5,7 +5,7 @@
 
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { sandboxProxyFile as defaultSandboxProxyFile, webshellDistDir } from '../package-paths.js'
 import { Ferry } from '../core/ferry.js'
 import { ErrorCode, errorMessage, FerryError } from '../errors.js'
 import { GatewayElicitation } from '../gateway/elicitation.js'
@@ -71,11 +71,6 @@ export interface DaemonHandle {
   stop(reason: string): Promise<void>
   stopped: Promise<void>
 }
-
-const defaultWebshellDir = fileURLToPath(new URL('../../../webshell/dist', import.meta.url))
-const defaultSandboxProxyFile = fileURLToPath(
-  new URL('../../../sandbox-proxy/sandbox-proxy.html', import.meta.url),
-)
 
 /** The name Apps are served under: a second loopback origin, apart from the WebShell's. */
 export const SANDBOX_HOST_NAME = 'localhost'
@@ -166,7 +161,7 @@ async function start(
   })
 
   const previous = await readPreviousRun(options.stateDir, options.host)
-  const staticFiles = await loadStaticFiles(options.webshellDir ?? defaultWebshellDir)
+  const staticFiles = await loadStaticFiles(options.webshellDir ?? webshellDistDir)
   const sandboxProxyFile = options.sandboxProxyFile ?? defaultSandboxProxyFile
   // Read once, like the WebShell: every request gets the same bytes. Without it the daemon still
   // runs; Apps then fall back to their text results.

@@ -1,17 +1,7 @@
-// What the process-group launcher reports on stderr, and where its compiled entry lives.
-
-import { fileURLToPath } from 'node:url'
+// What the process-group launcher reports on stderr.
 
 /** Lines on stderr that start with this mark carry launcher facts, not server output. */
 export const LAUNCHER_MARK = '\u001eferry-launcher '
-
-/** The compiled launcher; run from source (a daemon inside a test's process), still the compiled one. */
-export const launcherPath = fileURLToPath(
-  new URL(
-    import.meta.url.endsWith('.ts') ? '../../dist/mcp/launcher.js' : './launcher.js',
-    import.meta.url,
-  ),
-)
 
 /** The server command could not be started at all (`spawn` failed). */
 export interface SpawnFailure {

@@ -10,7 +10,7 @@ import {
 } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import type { RemoteServerConfig, ServerConfig } from '../config/types.js'
-import { launcherPath } from './launcher-facts.js'
+import { launcherPath } from '../package-paths.js'
 import type { HttpFailure } from './http-failures.js'
 import { withMcpHeaders } from './mcp-headers.js'
 import type { ObservedTransport } from './server-observer.js'
