@@ -2,39 +2,29 @@ import { defineConfig } from 'vitest/config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
 /**
- * Test files about processes: they start daemons or terminals as processes of their own, signal
- * them, or change what a process holds (its environment, limits, signal handlers). Each runs in a
- * fresh worker. Every other file runs in a worker that earlier files used, so the modules they share
- * (the daemon, the SDK, playwright) load once per worker instead of once per file.
+ * Test files that change what their process holds (its environment) or drive terminals through a
+ * tmux server of their own: each runs in a fresh worker. Every other file, including those that
+ * start daemons, servers and the command line as processes, runs in a worker that earlier files
+ * used, so the modules they share (the daemon, the SDK, playwright) load once per worker instead of
+ * once per file.
  */
 const PROCESS_FILES = [
   'daemon/test/attach-tui.test.ts',
-  'daemon/test/cli.test.ts',
-  'daemon/test/closed-pipes.test.ts',
-  'daemon/test/compaction.test.ts',
   'daemon/test/conformance-client.test.ts',
-  'daemon/test/connections.test.ts',
-  'daemon/test/crash.test.ts',
-  'daemon/test/environment-and-names.test.ts',
-  'daemon/test/gateway-tasks.test.ts',
   'daemon/test/grant-scope.test.ts',
-  'daemon/test/host-configs.test.ts',
-  'daemon/test/incomplete-answers.test.ts',
   'daemon/test/input-terminal.test.ts',
-  'daemon/test/inputs-everything.test.ts',
-  'daemon/test/inputs-fixture.test.ts',
-  'daemon/test/internal-errors.test.ts',
-  'daemon/test/restart.test.ts',
-  'daemon/test/roots.test.ts',
-  'daemon/test/security.test.ts',
-  'daemon/test/sessions.test.ts',
-  'daemon/test/stream.test.ts',
   'daemon/test/terminal-output.test.ts',
-  'daemon/test/transcript-bounds.test.ts',
-  'daemon/test/workspace-settings.test.ts',
-  'e2e/test/fixtures.test.ts',
-  'e2e/test/webshell-daemon-down.test.ts',
-  'e2e/test/webshell-servers.test.ts',
+]
+
+/**
+ * Files that run the MCP conformance suite, which spend most of their time waiting on its
+ * scenarios: they start right after the process files, beside files that keep the cores busy. Left
+ * to vitest, which takes the largest files first when it has no durations (a fresh clone), they
+ * would run last, side by side, with the cores half idle.
+ */
+const SUITE_FILES = [
+  'daemon/test/conformance-auth.test.ts',
+  'daemon/test/gateway-conformance.test.ts',
 ]
 
 const ALL_FILES = [
@@ -54,15 +44,21 @@ const common = {
 } as const
 
 /**
- * Every process file first, then the shared files. A worker that ran a shared file is kept for the
- * next file only when that file is shared too, so files of the two kinds taken in turns would start
- * a fresh worker, and load the daemon and playwright again, for most shared files.
+ * Every process file first, then the suite files, then the other shared files. A worker that ran a
+ * shared file is kept for the next file only when that file is shared too, so files of the two
+ * kinds taken in turns would start a fresh worker, and load the daemon and playwright again, for
+ * most shared files.
  */
 class ProcessFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files)
-    const isProcess = (file: TestSpecification) => file.project.name === 'process'
-    return [...sorted.filter(isProcess), ...sorted.filter((file) => !isProcess(file))]
+    const rank = (file: TestSpecification) =>
+      file.project.name === 'process'
+        ? 0
+        : SUITE_FILES.some((suite) => file.moduleId.endsWith(suite))
+          ? 1
+          : 2
+    return sorted.sort((a, b) => rank(a) - rank(b))
   }
 }
 

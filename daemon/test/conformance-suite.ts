@@ -1,7 +1,7 @@
 // Runs the MCP conformance suite (`@modelcontextprotocol/conformance server`) against a URL: the
-// Node 22 it needs, installed from the npm registry once for the run; a forwarder that adds the bearer
-// token the suite cannot send; each scenario's outcome read from its `checks.json`; and the table
-// of expected outcomes in docs/gateway.md that the run is held to.
+// Node 22 it needs (scripts/suite-node.mjs); a forwarder that adds the bearer token the suite
+// cannot send; each scenario's outcome read from its `checks.json`; and the table of expected
+// outcomes in docs/gateway.md that the run is held to.
 
 import { execFile } from 'node:child_process'
 import { createRequire } from 'node:module'
@@ -12,9 +12,6 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { inject } from 'vitest'
 import { waitFor } from './harness.js'
-
-/** The Node the suite runs on: it imports `fs.globSync`, which Node 20 lacks. */
-export const SUITE_NODE_VERSION = '22.23.3'
 
 /** The spec revisions whose required scenarios run, each on its own wire. */
 export const REVISIONS = ['2025-11-25', '2026-07-28'] as const
@@ -55,16 +52,16 @@ function run(
   })
 }
 
+const suiteNodeScript = fileURLToPath(new URL('../../scripts/suite-node.mjs', import.meta.url))
+
 /**
- * Node 22 (the registry's `node-<platform>-<arch>` package), installed once per test run into the
- * run's directory: the first file to ask installs it, and any other waits for that install's
- * outcome.
+ * The path of Node 22, from `scripts/suite-node.mjs`: the test command installed it before the
+ * tests, or the first file of the run to ask installs it now, and any other waits for that
+ * install's outcome.
  */
 export async function installSuiteNode(): Promise<string> {
-  const name = `node-${process.platform}-${process.arch}`
-  const dir = join(inject('runDir'), `${name}-${SUITE_NODE_VERSION}`)
+  const dir = join(inject('runDir'), 'suite-node')
   const outcome = join(dir, 'outcome.json')
-  const bin = join(dir, 'node_modules', name, 'bin', 'node')
   const installing = await mkdir(dir).then(
     () => true,
     (error: NodeJS.ErrnoException) => {
@@ -73,22 +70,7 @@ export async function installSuiteNode(): Promise<string> {
     },
   )
   if (installing) {
-    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
-    const { code, out } = await run(
-      npm,
-      [
-        'install',
-        '--prefix',
-        dir,
-        '--no-save',
-        '--no-package-lock',
-        '--no-audit',
-        '--no-fund',
-        '--loglevel=error',
-        `${name}@${SUITE_NODE_VERSION}`,
-      ],
-      170_000,
-    )
+    const { code, out } = await run(process.execPath, [suiteNodeScript], 180_000)
     await writeFile(outcome, JSON.stringify({ code, out }))
   }
   const { code, out } = await waitFor(
@@ -97,11 +79,12 @@ export async function installSuiteNode(): Promise<string> {
         code: number
         out: string
       } | null) ?? undefined,
-    180_000,
-    `the install of ${name}@${SUITE_NODE_VERSION}`,
+    190_000,
+    'the install of the Node the conformance suite runs on',
   )
-  if (code !== 0) throw new Error(`npm could not install ${name}@${SUITE_NODE_VERSION}:\n${out}`)
-  return bin
+  if (code !== 0) throw new Error(`scripts/suite-node.mjs failed:\n${out}`)
+  // Its last line; npm's warnings, if any, come before it.
+  return out.trim().split('\n').at(-1) ?? ''
 }
 
 /**

@@ -1,5 +1,6 @@
 // A directory for the whole test run, made before the first test file and removed after the
-// last: what several files need once per run (the conformance suite's Node) is kept there.
+// last: what several files need once per run (the outcome of installing the conformance suite's
+// Node) is kept there.
 
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
