@@ -1,8 +1,10 @@
-// The test command (`pnpm test [vitest arguments]`). The programs the tests drive (and the Node the
-// conformance suite runs on) are installed while the build runs; the tests start once those are
-// done. The static checks (Prettier, ESLint, the import layers, the types) start with the build at
-// the lowest scheduling priority, so they take only the CPU the build and the tests leave idle; their
-// output is printed in one block when they end. It fails when any step fails.
+// The test command (`pnpm test [vitest arguments]`). The programs the tests drive are installed
+// while the build runs, and the tests start once both are done. The Node the conformance suite runs
+// on is installed beside them: the suite's files start after the process files, by which time it
+// is normally in place, and one that finds it missing installs it too (see suite-node.mjs). The
+// static checks (Prettier, ESLint, the import layers, the types) start with the build at the lowest
+// scheduling priority, so they take only the CPU the build and the tests leave idle; their output
+// is printed in one block when they end. It fails when any step fails.
 
 import { spawn, spawnSync } from 'node:child_process'
 
@@ -39,17 +41,20 @@ function idle(command, args) {
 }
 
 const checksDone = step('checks', ...idle('pnpm', ['run', 'checks']), { quiet: true })
-const [tools, suiteNode, build] = await Promise.all([
+// The suite's tests install it themselves if this failed, and say why when they cannot.
+const suiteNodeDone = step('suite node', process.execPath, ['scripts/suite-node.mjs'], {
+  quiet: true,
+})
+const [tools, build] = await Promise.all([
   step('test tools', process.execPath, ['scripts/ensure-test-tools.mjs']),
-  // The suite's tests install it themselves if this failed, and say why when they cannot.
-  step('suite node', process.execPath, ['scripts/suite-node.mjs'], { quiet: true }),
   step('build', 'pnpm', ['run', 'build']),
 ])
-if (!suiteNode.ok) process.stdout.write(`\n${suiteNode.output}`)
 const tests =
   tools.ok && build.ok
     ? await step('tests', 'vitest', ['run', ...process.argv.slice(2)])
     : { name: 'tests', ok: false, output: '', summary: 'tests: not run, a step before them failed' }
+const suiteNode = await suiteNodeDone
+if (!suiteNode.ok) process.stdout.write(`\n${suiteNode.output}`)
 const checks = await checksDone
 if (!checks.ok) process.stdout.write(`\n${checks.output}`)
 
