@@ -3,8 +3,9 @@
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { rm } from 'node:fs/promises'
+import { createInterface } from 'node:readline'
 import { promisify } from 'node:util'
-import { ferryBin, tempDir, waitFor, type Daemon } from './harness.js'
+import { ferryBin, tempDir, type Daemon } from './harness.js'
 
 const exec = promisify(execFile)
 
@@ -142,7 +143,8 @@ export interface Terminal {
 }
 
 /** The open tmux server: its socket name and the directory that holds the socket. */
-let tmuxServer: { socket: string; env: NodeJS.ProcessEnv; dir: string } | undefined
+let tmuxServer:
+  { socket: string; env: NodeJS.ProcessEnv; dir: string; control: ChildProcess } | undefined
 
 /** Ends the tmux server `openTerminal` started, if any (call it after each test). */
 export async function closeTerminal(): Promise<void> {
@@ -150,7 +152,86 @@ export async function closeTerminal(): Promise<void> {
   tmuxServer = undefined
   if (server === undefined) return
   await exec('tmux', ['-L', server.socket, 'kill-server'], { env: server.env }).catch(() => {})
+  server.control.kill()
   await rm(server.dir, { recursive: true, force: true })
+}
+
+/** How long a pane must stay without output for its screen to count as drawn. */
+const SETTLE_MS = 20
+
+/** A tmux control-mode client of a session (see `attachControl`). */
+interface ControlClient {
+  child: ChildProcess
+  /** Runs one tmux command and returns its output, one line per line and each ending in `\n`. */
+  run(command: string): Promise<string>
+  /** Resolves true at the pane's next output, or false after `ms` without any. */
+  changed(ms: number): Promise<boolean>
+}
+
+/**
+ * Attaches a control-mode client (`tmux -C`) to `session`: commands go over its stdin and come back
+ * between `%begin` and `%end` lines, with no tmux process started per command, and its `%output`
+ * notifications say when the pane was written to, so a wait reads the screen only then.
+ */
+function attachControl(socket: string, session: string, env: NodeJS.ProcessEnv): ControlClient {
+  const child = spawn(
+    'tmux',
+    ['-L', socket, '-f', '/dev/null', '-C', 'attach-session', '-t', session],
+    {
+      env,
+      stdio: ['pipe', 'pipe', 'ignore'],
+    },
+  )
+  const pending: { resolve: (text: string) => void; reject: (error: Error) => void }[] = []
+  let wakers: (() => void)[] = []
+  const wake = () => {
+    const now = wakers
+    wakers = []
+    for (const waker of now) waker()
+  }
+  let block: string[] | undefined
+  // A block's last field is 1 for a command this client sent; the attach's own block has 0.
+  let ours = false
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    if (block !== undefined) {
+      const end = /^%(end|error) \d+ \d+ \d+$/.exec(line)
+      if (end === null) {
+        block.push(line)
+        return
+      }
+      const text = block.map((row) => `${row}\n`).join('')
+      block = undefined
+      if (!ours) return
+      const waiting = pending.shift()
+      if (end[1] === 'end') waiting?.resolve(text)
+      else waiting?.reject(new Error(`tmux: ${text.trim()}`))
+    } else if (line.startsWith('%begin ')) {
+      block = []
+      ours = line.endsWith(' 1')
+    } else if (line.startsWith('%output ')) {
+      wake()
+    }
+  })
+  child.on('exit', () => {
+    for (const waiting of pending.splice(0)) waiting.reject(new Error('tmux control client ended'))
+    wake()
+  })
+  return {
+    child,
+    run: (command) =>
+      new Promise((resolve, reject) => {
+        pending.push({ resolve, reject })
+        child.stdin!.write(`${command}\n`)
+      }),
+    changed: (ms) =>
+      new Promise((resolve) => {
+        const timer = setTimeout(() => resolve(false), ms)
+        wakers.push(() => {
+          clearTimeout(timer)
+          resolve(true)
+        })
+      }),
+  }
 }
 
 /** `ferry attach` (or another command) in a 120×40 tmux pane; the shell reports its exit code. */
@@ -176,7 +257,6 @@ export async function openTerminal(
     TERM: 'xterm-256color',
   }
   delete env.TMUX
-  tmuxServer = { socket: name, env, dir }
   const tmux = async (...rest: string[]) =>
     (await exec('tmux', ['-L', name, '-f', '/dev/null', ...rest], { env })).stdout
   await tmux(
@@ -190,7 +270,9 @@ export async function openTerminal(
     '40',
     `${ferryLine(daemon, [...command, ...args])}; echo "ferry exited with $?"; sleep 60`,
   )
-  const screen = () => tmux('capture-pane', '-p', '-t', name)
+  const control = attachControl(name, name, env)
+  tmuxServer = { socket: name, env, dir, control: control.child }
+  const screen = () => control.run(`capture-pane -p -t ${name}`)
   return {
     type: async (text) => void (await tmux('send-keys', '-t', name, '-l', text)),
     press: async (...keys) => void (await tmux('send-keys', '-t', name, ...keys)),
@@ -198,18 +280,19 @@ export async function openTerminal(
     tmux,
     target: name,
     async waitForScreen(what, test) {
+      const deadline = Date.now() + 10_000
       let last = ''
-      try {
-        return await waitFor(
-          async () => {
-            last = await screen()
-            return test(last) ? last : undefined
-          },
-          10_000,
-          what,
-        )
-      } catch (error) {
-        throw new Error(`${(error as Error).message}\n--- screen ---\n${last}`)
+      for (;;) {
+        // Listening from before the read: a screen counts once no output came from just before it
+        // was read until SETTLE_MS after, so a frame drawn in several writes is read whole.
+        const moving = control.changed(SETTLE_MS)
+        last = await screen()
+        const moved = await moving
+        if (!moved && test(last)) return last
+        if (Date.now() >= deadline) {
+          throw new Error(`timed out after 10000 ms waiting for ${what}\n--- screen ---\n${last}`)
+        }
+        if (!moved) await control.changed(250)
       }
     },
   }
