@@ -58,6 +58,12 @@ describe('the tab while Ferry is down', () => {
     expect(await interrupted.getByTestId('call-state').textContent()).toBe('interrupted')
     expect(await interrupted.getByTestId('interrupted').textContent()).toContain('Ferry stopped')
     await page.locator('[data-testid="server-fx"]:not([data-stale])').waitFor()
+    // The resumed transcript replays the restart's statuses in order (connecting, then ready), so
+    // the tab may pass through `connecting` first: what it must reach is the server ready.
+    await server
+      .getByTestId('server-status')
+      .filter({ hasText: /^ready$/ })
+      .waitFor()
     expect(await server.getByTestId('server-status').textContent()).toBe('ready')
     expect(await page.getByTestId('summary').textContent()).toBe('Servers 1/1 ready')
 
