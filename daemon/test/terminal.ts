@@ -158,6 +158,8 @@ export async function closeTerminal(): Promise<void> {
 
 /** How long a pane must stay without output for its screen to count as drawn. */
 const SETTLE_MS = 20
+/** How long `waitForScreen` waits for the screen it is told to expect. */
+const SCREEN_WAIT_MS = 10_000
 
 /** A tmux control-mode client of a session (see `attachControl`). */
 interface ControlClient {
@@ -280,7 +282,7 @@ export async function openTerminal(
     tmux,
     target: name,
     async waitForScreen(what, test) {
-      const deadline = Date.now() + 10_000
+      const deadline = Date.now() + SCREEN_WAIT_MS
       let last = ''
       for (;;) {
         // Listening from before the read: a screen counts once no output came from just before it
@@ -290,7 +292,9 @@ export async function openTerminal(
         const moved = await moving
         if (!moved && test(last)) return last
         if (Date.now() >= deadline) {
-          throw new Error(`timed out after 10000 ms waiting for ${what}\n--- screen ---\n${last}`)
+          throw new Error(
+            `timed out after ${SCREEN_WAIT_MS} ms waiting for ${what}\n--- screen ---\n${last}`,
+          )
         }
         if (!moved) await control.changed(250)
       }
