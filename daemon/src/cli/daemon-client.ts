@@ -3,6 +3,7 @@
 // (cut off, empty, not JSON, an NDJSON answer without its last line) is a failure here, for
 // every command, and never reaches a command as a success.
 
+import { request as httpRequest } from 'node:http'
 import { ErrorCode, errorMessage, FerryError, type ErrorCode as Code } from '../errors.js'
 import type { ErrorBody } from '../protocol/index.js'
 import { readRuntimeFile, type RuntimeInfo } from '../daemon/runtime-file.js'
@@ -50,40 +51,79 @@ function isFinal(line: unknown): boolean {
   return typeof line === 'object' && line !== null && ('result' in line || 'error' in line)
 }
 
+/**
+ * The daemon's answer to one request. Requests go through `node:http`: `fetch` in Node 20 compiles
+ * its HTTP parser on first use, which costs a short-lived command more than the request does.
+ */
+interface Answer {
+  ok: boolean
+  status: number
+  body: AsyncIterable<Uint8Array>
+  text(): Promise<string>
+}
+
+/** Sends one request to the daemon; settles once the answer's head has arrived. */
+function sendRequest(
+  info: RuntimeInfo,
+  method: string,
+  path: string,
+  body: unknown,
+  signal: AbortSignal | undefined,
+  accept: string | undefined,
+): Promise<Answer> {
+  const payload =
+    body === undefined ? undefined : body instanceof JsonText ? body.text : JSON.stringify(body)
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      new URL(`api${path}`, info.url),
+      {
+        method,
+        headers: {
+          authorization: `Bearer ${info.token}`,
+          ...(payload === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+          ...(accept === undefined ? {} : { accept }),
+        },
+        ...(signal === undefined ? {} : { signal }),
+      },
+      (incoming) => {
+        const status = incoming.statusCode ?? 0
+        resolve({
+          ok: status >= 200 && status < 300,
+          status,
+          body: incoming,
+          text: async () => {
+            let text = ''
+            incoming.setEncoding('utf8')
+            for await (const chunk of incoming) text += chunk as string
+            return text
+          },
+        })
+      },
+    )
+    outgoing.on('error', reject)
+    outgoing.end(payload)
+  })
+}
+
 export async function connectDaemon(stateDir: string): Promise<DaemonClient> {
   const info = await readRuntimeFile(stateDir)
   if (info === undefined) throw notRunning(stateDir)
-  const request = async (
+  const request = (
     method: string,
     path: string,
     body: unknown,
     signal: AbortSignal | undefined,
     accept?: string,
-  ): Promise<Response> => {
-    try {
-      return await fetch(new URL(`api${path}`, info.url), {
-        method,
-        headers: {
-          authorization: `Bearer ${info.token}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...(accept === undefined ? {} : { accept }),
-        },
-        body:
-          body === undefined
-            ? undefined
-            : body instanceof JsonText
-              ? body.text
-              : JSON.stringify(body),
-        signal: signal ?? null,
-      })
-    } catch (error) {
+  ): Promise<Answer> =>
+    sendRequest(info, method, path, body, signal, accept).catch((error: unknown) => {
       throw new FerryError(
         ErrorCode.DaemonNotRunning,
         `Ferry is not answering at ${info.url} (pid ${info.pid}): ${reason(error)}; check \`ferry status\` or restart it with \`ferry start\``,
         { cause: error },
       )
-    }
-  }
+    })
   const send = async <T>(method: string, path: string, body?: unknown, signal?: AbortSignal) =>
     readJson<T>(await request(method, path, body, signal), `${method} /api${path}`)
   const stream = async <T>(
@@ -93,7 +133,7 @@ export async function connectDaemon(stateDir: string): Promise<DaemonClient> {
   ): Promise<T & FinalLine> => {
     const what = `POST /api${path}`
     const response = await request('POST', path, body, undefined, 'application/x-ndjson')
-    if (!response.ok || response.body === null) {
+    if (!response.ok) {
       await readJson(response, what)
       throw incomplete(what, 'the answer had no body')
     }
@@ -111,7 +151,7 @@ export async function connectDaemon(stateDir: string): Promise<DaemonClient> {
       if (isFinal(line)) final = line as T & FinalLine
     }
     try {
-      for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+      for await (const chunk of response.body) {
         buffered += decoder.decode(chunk, { stream: true })
         const lines = buffered.split('\n')
         buffered = lines.pop() ?? ''
@@ -138,7 +178,7 @@ export async function connectDaemon(stateDir: string): Promise<DaemonClient> {
   }
 }
 
-/** The innermost reason of a fetch failure (undici wraps the socket's error in its cause). */
+/** The innermost reason of a failed request (an error may wrap the socket's error in its cause). */
 function reason(error: unknown): string {
   let inner: unknown = error
   while (inner instanceof Error && inner.cause instanceof Error) inner = inner.cause
@@ -147,7 +187,7 @@ function reason(error: unknown): string {
 }
 
 /** The JSON body of a response, or the FerryError its error body describes. */
-async function readJson<T>(response: Response, what: string): Promise<T> {
+async function readJson<T>(response: Answer, what: string): Promise<T> {
   let text: string
   try {
     text = await response.text()
