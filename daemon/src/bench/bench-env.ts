@@ -17,7 +17,7 @@ export const fixtureServer = fileURLToPath(
 export const rawServer = fileURLToPath(
   new URL('../../../e2e/dist/fixtures/raw-legacy-server.js', import.meta.url),
 )
-const ferryBin = fileURLToPath(new URL('../../bin/ferry.js', import.meta.url))
+export const ferryBin = fileURLToPath(new URL('../../bin/ferry.js', import.meta.url))
 
 export function fixtureEntry(flags: string[], extra: Record<string, unknown> = {}) {
   return { command: process.execPath, args: [fixtureServer, ...flags], ...extra }
@@ -25,6 +25,8 @@ export function fixtureEntry(flags: string[], extra: Record<string, unknown> = {
 
 export interface BenchDaemon {
   info: RuntimeInfo
+  /** Where the daemon keeps its state; `ferry --state-dir` reaches it. */
+  stateDir: string
   /** performance.now() when the runtime file appeared: the daemon listens and starts connecting. */
   listeningAt: number
   child: ChildProcess
@@ -102,6 +104,7 @@ export async function startBenchDaemon(
     })
   return {
     info: runtime,
+    stateDir,
     listeningAt: performance.now(),
     child,
     api,

@@ -3,6 +3,7 @@
 // Names pick benchmarks to run; without any, all of them run in this order.
 
 import { benchCallOverhead } from './call-overhead.js'
+import { benchCommandLine } from './command-line.js'
 import { benchGateway } from './gateway-bench.js'
 import { benchProbeFloor } from './probe-floor.js'
 import { benchProgressFlood } from './progress-flood.js'
@@ -16,6 +17,7 @@ const calls = Number(process.env.FERRY_BENCH_CALLS ?? 1000)
 
 const benchmarks: Record<string, () => Promise<void>> = {
   'call-overhead': () => benchCallOverhead(calls),
+  'command-line': benchCommandLine,
   startup: benchStartup,
   memory: benchMemory,
   'probe-floor': benchProbeFloor,
