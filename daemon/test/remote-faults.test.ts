@@ -128,6 +128,12 @@ async function httpFixture(args: string[]): Promise<{
   }
 }
 
+/** How many of the http fixture's /mcp answers are still being sent. */
+async function inFlight(url: string): Promise<number> {
+  const response = await fetch(new URL('/in-flight', url))
+  return ((await response.json()) as { inFlight: number }).inFlight
+}
+
 describe('Streamable HTTP servers that restart or go down', () => {
   it('makes a new session when a restarted server answers 404, and sends the call that met it once more', async () => {
     const handled = `${await tempDir()}/handled.jsonl`
@@ -138,6 +144,9 @@ describe('Streamable HTTP servers that restart or go down', () => {
     expect((await daemon.cli(['call', 'mcp_remote_echo', '{"text":"first"}'])).stdout).toBe(
       'first\n',
     )
+    // The first call's answer has been sent to its end: a kill before the end of its event stream
+    // would break that stream, and the daemon would notice the restart through it, not the call.
+    await expect.poll(() => inFlight(server.url)).toBe(0)
 
     await server.restart()
     const second = await daemon.cli(['call', 'mcp_remote_echo', '{"text":"second"}'])
