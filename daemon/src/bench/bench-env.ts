@@ -1,11 +1,11 @@
 // Shared set-up for benchmarks: fixture paths, temporary settings, and a daemon child process.
 
 import { spawn, type ChildProcess } from 'node:child_process'
-import { Agent, request as httpRequest } from 'node:http'
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { connectDaemon } from '../cli/daemon-client.js'
 import { DAEMON_NODE_FLAGS } from '../daemon/node-flags.js'
 import { readRuntimeFile, type RuntimeInfo } from '../daemon/runtime-file.js'
 import type { ServerInfo } from '../protocol/index.js'
@@ -67,41 +67,10 @@ export async function startBenchDaemon(
     const info = await readRuntimeFile(stateDir)
     if (info?.pid === child.pid) runtime = info
   }
-  const url = runtime.url
-  const token = runtime.token
-  // node:http with a keep-alive agent: the lightest client, so the numbers show Ferry, not fetch.
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+  // The command line's client (node:http, kept-alive sockets): the numbers show Ferry, not fetch.
+  const client = await connectDaemon(stateDir)
   const api = <T>(path: string, body?: unknown): Promise<T> =>
-    new Promise((resolve, reject) => {
-      const payload = body === undefined ? undefined : JSON.stringify(body)
-      const request = httpRequest(
-        new URL(`api${path}`, url),
-        {
-          agent,
-          method: payload === undefined ? 'GET' : 'POST',
-          headers: {
-            authorization: `Bearer ${token}`,
-            ...(payload === undefined
-              ? {}
-              : {
-                  'content-type': 'application/json',
-                  'content-length': Buffer.byteLength(payload),
-                }),
-          },
-        },
-        (response) => {
-          let text = ''
-          response.setEncoding('utf8')
-          response.on('data', (chunk: string) => (text += chunk))
-          response.on('end', () => {
-            if ((response.statusCode ?? 500) >= 400) reject(new Error(`${path}: ${text}`))
-            else resolve(JSON.parse(text) as T)
-          })
-        },
-      )
-      request.on('error', reject)
-      request.end(payload)
-    })
+    body === undefined ? client.get<T>(path) : client.post<T>(path, body)
   return {
     info: runtime,
     stateDir,
@@ -121,7 +90,6 @@ export async function startBenchDaemon(
       return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024
     },
     async stop() {
-      agent.destroy()
       const exited = new Promise((resolve) => child.once('exit', resolve))
       child.kill('SIGTERM')
       await exited

@@ -65,28 +65,20 @@ async function timed(
   return samples
 }
 
+/** The median of one measure of the runs. */
+function p50(samples: Timed[], measure: keyof Timed): number {
+  return percentile(
+    samples.map((sample) => sample[measure]),
+    50,
+  )
+}
+
 function line(label: string, samples: Timed[], baseline?: Timed[]): string {
-  const wall = percentile(
-    samples.map((s) => s.wallMs),
-    50,
-  )
-  const cpu = percentile(
-    samples.map((s) => s.cpuMs),
-    50,
-  )
-  let text = `  ${label.padEnd(38)} wall p50 ${wall.toFixed(0).padStart(4)} ms  CPU p50 ${cpu.toFixed(0).padStart(4)} ms`
-  if (baseline !== undefined) {
-    const baseWall = percentile(
-      baseline.map((s) => s.wallMs),
-      50,
-    )
-    const baseCpu = percentile(
-      baseline.map((s) => s.cpuMs),
-      50,
-    )
-    text += `  ratio ${(wall / baseWall).toFixed(2)}x wall, ${(cpu / baseCpu).toFixed(2)}x CPU`
-  }
-  return text
+  const [wall, cpu] = [p50(samples, 'wallMs'), p50(samples, 'cpuMs')]
+  const text = `  ${label.padEnd(38)} wall p50 ${wall.toFixed(0).padStart(4)} ms  CPU p50 ${cpu.toFixed(0).padStart(4)} ms`
+  if (baseline === undefined) return text
+  const [baseWall, baseCpu] = [p50(baseline, 'wallMs'), p50(baseline, 'cpuMs')]
+  return `${text}  ratio ${(wall / baseWall).toFixed(2)}x wall, ${(cpu / baseCpu).toFixed(2)}x CPU`
 }
 
 /** Spawns a daemon with no servers and waits until it listens; then stops it. */
