@@ -51,10 +51,7 @@ function isFinal(line: unknown): boolean {
   return typeof line === 'object' && line !== null && ('result' in line || 'error' in line)
 }
 
-/**
- * The daemon's answer to one request. Requests go through `node:http`: `fetch` in Node 20 compiles
- * its HTTP parser on first use, which costs a short-lived command more than the request does.
- */
+/** The daemon's answer to one request: its status, and its body as bytes or as text. */
 interface Answer {
   ok: boolean
   status: number
@@ -62,7 +59,11 @@ interface Answer {
   text(): Promise<string>
 }
 
-/** Sends one request to the daemon; settles once the answer's head has arrived. */
+/**
+ * Sends one request to the daemon; settles once the answer's head has arrived. Through `node:http`:
+ * `fetch` in Node 20 compiles its HTTP parser on first use, which costs a short-lived command more
+ * than the request does.
+ */
 function sendRequest(
   info: RuntimeInfo,
   method: string,
@@ -133,10 +134,8 @@ export async function connectDaemon(stateDir: string): Promise<DaemonClient> {
   ): Promise<T & FinalLine> => {
     const what = `POST /api${path}`
     const response = await request('POST', path, body, undefined, 'application/x-ndjson')
-    if (!response.ok) {
-      await readJson(response, what)
-      throw incomplete(what, 'the answer had no body')
-    }
+    // Anything but a 2xx throws the error its body names.
+    if (!response.ok) await readJson(response, what)
     const decoder = new TextDecoder()
     let buffered = ''
     let final: (T & FinalLine) | undefined
