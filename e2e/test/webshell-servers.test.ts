@@ -42,7 +42,8 @@ describe('the servers panel', () => {
     await row.getByRole('button', { name: 'Reconnect' }).click()
     await page.locator('[data-testid="server-later"][data-status="ready"]').waitFor()
     expect(await page.getByTestId('summary').textContent()).toBe('Servers 1/1 ready')
-    expect(await page.getByTestId('tool').count()).toBe(6)
+    // The status comes with its event; the tools with the list read again right after it.
+    await expect.poll(() => page.getByTestId('tool').count()).toBe(6)
     expect(errors, errors.join('\n')).toEqual([])
     await page.close()
   })
