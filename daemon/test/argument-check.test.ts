@@ -226,7 +226,12 @@ async function eventsAfter(seq: number): Promise<TranscriptEvent[]> {
 beforeAll(async () => {
   record = join(await tempDir(), 'record.jsonl')
   daemon = await startInProcess({ mcpServers: { host: fixture(['--apps', '--record', record]) } })
-  await daemon.waitForStatus('host', 'ready')
+  // The transcript's ready event, which follows the notices of the connect: each test counts the
+  // events after the last one it saw.
+  await daemon.waitForEvent(
+    (event) =>
+      event.type === 'server.status' && event.server === 'host' && event.status === 'ready',
+  )
   gatewayToken = await createGatewayToken(daemon, 'agent')
 })
 
