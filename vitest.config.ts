@@ -68,9 +68,8 @@ export default defineConfig({
     globalSetup: ['e2e/test/chromium-server.ts', 'daemon/test/run-dir.ts'],
     fileParallelism: true,
     sequence: { sequencer: ProcessFilesFirst },
-    // A third worker keeps two cores busier, but with a second copy of the suite beside it the
-    // process-level restart tests outlast their timeout.
-    maxWorkers: 2,
+    // Many files wait on processes, sockets and timers: a third worker keeps two cores busy.
+    maxWorkers: 3,
     projects: [
       { test: { ...common, name: 'process', include: PROCESS_FILES, isolate: true } },
       {
