@@ -93,7 +93,12 @@ describe('finding one’s way in the WebShell', () => {
     await page.getByTestId('server-fx').getByRole('button', { name: 'fx' }).click()
     await expect.poll(() => count.textContent()).toBe('6 tools')
     const held: Route[] = []
-    await page.route(/\/assets\/.+\.js$/, (route) => void held.push(route))
+    // Closed while a tab is opened; open while a pane's code loads, since a pane's chunk may ask
+    // for chunks of its own after it arrives.
+    let gated = true
+    await page.route(/\/assets\/.+\.js$/, (route) =>
+      gated ? void held.push(route) : void route.continue(),
+    )
     const tabs = page.getByRole('tab')
     const labels = await tabs.allTextContents()
     expect(labels[0]).toBe('Tools')
@@ -108,8 +113,10 @@ describe('finding one’s way in the WebShell', () => {
       if ((await loading.count()) > 0) {
         expect(await loading.textContent()).toBe(`Loading ${label}…`)
         await expect.poll(() => held.length).toBeGreaterThan(0)
+        gated = false
         for (const route of held.splice(0)) await route.continue()
         await loading.waitFor({ state: 'detached' })
+        gated = true
       }
       expect(await pane.getByTestId('pane-failure').count()).toBe(0)
       expect(await pane.getAttribute('data-pane')).toBe(label.toLowerCase())
