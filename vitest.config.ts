@@ -36,8 +36,10 @@ const ALL_FILES = [
 
 /** What every test file gets, in either kind of worker. */
 const common = {
-  testTimeout: 30_000,
-  hookTimeout: 30_000,
+  // A guard against a test that hangs, not a bound on its speed: the heaviest tests (a thousand
+  // calls and a kill -9, three hundred sessions) take over 20 s beside a second copy of the suite.
+  testTimeout: 60_000,
+  hookTimeout: 60_000,
   // A poll waits on what a loaded machine delivers late; one that should fail still fails.
   expect: { poll: { timeout: 10_000 } },
   pool: 'forks',

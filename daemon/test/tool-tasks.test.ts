@@ -154,7 +154,7 @@ describe('a tool that needs a task, on server-everything (2025-11-25)', () => {
       const interval = Math.max(MIN_TASK_POLL_MS, asked(polls[i - 1]) ?? firstInterval!)
       expect(polls[i]!.at - polls[i - 1]!.at).toBeGreaterThanOrEqual(interval - TIMER_SLACK_MS)
     }
-  }, 30_000)
+  })
 
   it("puts the task's question to a person and continues with the answer", async () => {
     const tab = await answerer(daemon)
@@ -175,7 +175,7 @@ describe('a tool that needs a task, on server-everything (2025-11-25)', () => {
       'input required: Found multiple interpretations for "python". Requesting clarification...',
     )
     tab.ws.close()
-  }, 30_000)
+  })
 
   it('cancels the task on the server when the call is cancelled', async () => {
     const call = streamCall(daemon, { tool: RESEARCH, arguments: { topic: 'reefs' }, id: 'reefs' })
@@ -208,7 +208,7 @@ describe('a tool that needs a task, on server-everything (2025-11-25)', () => {
       (r) => r.to === 'client' && r.message.id === cancelSent?.message.id,
     )
     expect(cancelAnswer?.message.result).toMatchObject({ taskId, status: 'cancelled' })
-  }, 30_000)
+  })
 })
 
 describe('a tool that needs a task, on a server that declares no task support', () => {
