@@ -9,6 +9,7 @@ import {
   waitFor,
 } from './harness.js'
 import { startInProcess } from './in-process.js'
+import { PROBE_CAPS, PROBE_FLOOR_MS } from '../src/mcp/connect-plan.js'
 
 afterEach(cleanup)
 
@@ -77,21 +78,27 @@ describe('version negotiation', () => {
   })
 
   it('falls back within its budget when a server never answers unknown methods', async () => {
-    const daemon = await startInProcess({
-      mcpServers: {
-        silent: {
-          command: process.execPath,
-          args: [rawLegacyServerPath, '--silent-unknown'],
-          versionNegotiation: 'auto',
-          discoveryTimeoutMs: 6000,
+    // A budget a loaded machine's spawn and initialize fit in, after the probe's second.
+    const BUDGET_MS = 30_000
+    const daemon = await startInProcess(
+      {
+        mcpServers: {
+          silent: {
+            command: process.execPath,
+            args: [rawLegacyServerPath, '--silent-unknown'],
+            versionNegotiation: 'auto',
+            discoveryTimeoutMs: BUDGET_MS,
+          },
         },
       },
-    })
+      // The shortest probe there is, so the budget leaves the legacy connect ample time.
+      { probeCaps: { ...PROBE_CAPS, stdio: PROBE_FLOOR_MS } },
+    )
     const started = Date.now()
-    const server = await daemon.waitForStatus('silent', 'ready', 10_000)
+    const server = await daemon.waitForStatus('silent', 'ready', BUDGET_MS)
     expect(server.era).toBe('legacy')
-    // Probe of at most half the budget, then the legacy connect: all inside the 6 s budget.
-    expect(Date.now() - started).toBeLessThan(6000)
+    // The probe timed out, then the legacy connect: all inside the budget.
+    expect(Date.now() - started).toBeLessThan(BUDGET_MS)
   })
 
   it('becomes ready after its tools when a legacy server ignores a list it did not declare, and logs the skipped list', async () => {

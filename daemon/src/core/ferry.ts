@@ -32,6 +32,7 @@ import { buildRegistry, isModelVisible, toToolInfo, type RegistryEntry } from '.
 import { plainQualifiedName } from '../tools/qualified-names.js'
 import type { Discovered } from '../mcp/discovery.js'
 import type { TransportFactory } from '../mcp/transports.js'
+import type { ProbeCaps } from '../mcp/connect-plan.js'
 
 export type StatusListener = (server: string, status: ServerStatus, error: string | null) => void
 export type NoticeListener = (level: 'info' | 'warning' | 'error', message: string) => void
@@ -47,6 +48,8 @@ export interface FerryOptions {
   log: Log
   /** Makes each connection's transport; the one the settings name unless a test supplies its own. */
   transport?: TransportFactory | undefined
+  /** How long a probe may wait; PROBE_CAPS unless a test shortens it. */
+  probeCaps?: ProbeCaps | undefined
 }
 
 export class Ferry {
@@ -104,6 +107,7 @@ export class Ferry {
     this.pool = new Pool({
       workspace: options.load.cwd,
       transport: options.transport,
+      probeCaps: options.probeCaps,
       signIns: this.signIns,
       clientInfo: { name: 'ferry', version: options.version },
       priors: new PriorStore(`${options.stateDir}/discovery`),

@@ -34,6 +34,7 @@ import { markRuntimeFileStopped, writeRuntimeFile, type RuntimeInfo } from './ru
 import { ensurePrivateDir } from './state-dir.js'
 import { newToken } from './token.js'
 import type { TransportFactory } from '../mcp/transports.js'
+import type { ProbeCaps } from '../mcp/connect-plan.js'
 
 export const LOOPBACK_HOSTS = ['127.0.0.1', '::1'] as const
 export const SHUTDOWN_DEADLINE_MS = 8000
@@ -59,6 +60,8 @@ export interface DaemonOptions {
   sandboxProxyFile?: string
   /** Makes each connection's transport; the one the settings name unless a test supplies its own. */
   transport?: TransportFactory
+  /** How long a probe may wait; PROBE_CAPS unless a test shortens it. */
+  probeCaps?: ProbeCaps
   /** How often a gateway client waiting for a person hears that it still waits. */
   gatewayWaitingProgressMs?: number
 }
@@ -139,6 +142,7 @@ async function start(
     version,
     log,
     transport: options.transport,
+    probeCaps: options.probeCaps,
   })
   // Servers end before the sessions close, so calls that ended with them write their last events.
   let ferryClosed: Promise<void> | undefined

@@ -17,6 +17,14 @@ export const REMOTE_PROBE_CAP_MS = 2000
  */
 export const PROBE_FLOOR_MS = 1000
 
+/** The longest a probe waits, by how the server is reached: a dependency, so a test can shorten it. */
+export interface ProbeCaps {
+  stdio: number
+  remote: number
+}
+
+export const PROBE_CAPS: ProbeCaps = { stdio: PROBE_CAP_MS, remote: REMOTE_PROBE_CAP_MS }
+
 export type ConnectPlan =
   | {
       kind: 'legacy'
@@ -25,14 +33,14 @@ export type ConnectPlan =
     }
   | { kind: 'auto'; deadlineMs: number; probeTimeoutMs: number }
 
-export function planConnect(config: ServerConfig): ConnectPlan {
+export function planConnect(config: ServerConfig, caps: ProbeCaps = PROBE_CAPS): ConnectPlan {
   const deadlineMs = config.discoveryTimeoutMs
   if (config.versionNegotiation === 'legacy') {
     return { kind: 'legacy', deadlineMs, reason: 'configured' }
   }
   // Half the budget at most goes to the probe: the other half covers the session process's spawn
   // (or a second connection) and `initialize` if the probe says legacy.
-  const cap = config.transport === 'stdio' ? PROBE_CAP_MS : REMOTE_PROBE_CAP_MS
+  const cap = config.transport === 'stdio' ? caps.stdio : caps.remote
   const probeTimeoutMs = Math.min(cap, Math.floor(deadlineMs / 2))
   if (probeTimeoutMs < PROBE_FLOOR_MS) return { kind: 'legacy', deadlineMs, reason: 'budget' }
   return { kind: 'auto', deadlineMs, probeTimeoutMs }

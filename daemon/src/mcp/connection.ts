@@ -29,7 +29,7 @@ import type { LogLevel, ProtocolEra, ServerStatus } from '../protocol/index.js'
 import { redactUrls } from '../protocol/redact-url.js'
 import { isToolAllowed } from '../tools/registry.js'
 import { AppChecks, namedApps } from './app-checks.js'
-import { planConnect, type ConnectPlan } from './connect-plan.js'
+import { planConnect, type ConnectPlan, type ProbeCaps } from './connect-plan.js'
 import { legacyEvidence } from './era-fallback.js'
 import { describeCallFailure } from './call-errors.js'
 import { ChangeWatch } from './change-watch.js'
@@ -62,6 +62,8 @@ export interface ConnectionDeps {
   /** Makes each attempt's transport; the one the settings name unless a test supplies its own. */
   transport?: TransportFactory | undefined
   priors: PriorStore
+  /** How long a probe may wait; PROBE_CAPS unless a test shortens it. */
+  probeCaps?: ProbeCaps | undefined
   log: Log
   /** Called whenever the server's status or lists change. */
   onChange: () => void
@@ -523,7 +525,7 @@ export class Connection {
    * legacy evidence is initialized as before, within what is left of the budget.
    */
   private async negotiate(): Promise<void> {
-    const planned = planConnect(this.config)
+    const planned = planConnect(this.config, this.deps.probeCaps)
     const remote = this.config.transport !== 'stdio'
     const rememberedLegacy =
       planned.kind === 'auto' && remote && (await this.deps.priors.isLegacy(this.fingerprint))
