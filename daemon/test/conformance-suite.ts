@@ -159,7 +159,8 @@ export async function runRevision(
   const { out } = await run(
     node,
     [suiteCli, 'server', '--url', url, '--requirements', revision, '--output-dir', outputDir],
-    100_000,
+    // A hang guard: 15 s on a quiet machine, several times that beside a second copy of the suite.
+    150_000,
   )
   const results = new Map<string, ScenarioResult>()
   for (const dir of await readdir(outputDir)) {

@@ -60,7 +60,7 @@ describe('the MCP conformance suite against the gateway', () => {
       results.set(revision, run)
       logs.push(log)
     }
-  }, 200_000)
+  }, 320_000)
 
   afterAll(async () => {
     await closeForwarder?.()
