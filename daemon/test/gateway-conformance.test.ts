@@ -118,7 +118,7 @@ describe('the MCP conformance suite against the gateway', () => {
     }
     // What the run gave, as table rows, so the table can be brought up to date.
     for (const scenario of changed) mismatches.push(`run gave: ${tableRow(scenario, results)}`)
-    expect(mismatches).toEqual([])
+    expect(mismatches, mismatches.join('\n')).toEqual([])
   })
 
   it('gives a reason in the table for every scenario that does not pass', async () => {
