@@ -25,8 +25,6 @@ export const daemonRoot = findPackageRoot(dirname(fileURLToPath(import.meta.url)
 export const packageManifestPath = join(daemonRoot, 'package.json')
 /** The command-line entry, which `ferry start`, the login service and host configs run. */
 export const ferryBinPath = join(daemonRoot, 'bin', 'ferry.js')
-/** The process-group launcher every stdio server is started through. */
-export const launcherPath = join(daemonRoot, 'dist', 'mcp', 'launcher.js')
 /** The demo server of the built-in demo settings. */
 export const demoServerPath = join(daemonRoot, 'dist', 'demo', 'demo-server.js')
 /** The WebShell's built files, served at `/`. */

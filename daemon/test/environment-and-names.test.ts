@@ -8,7 +8,7 @@ afterEach(cleanup)
 const MINIMAL_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER']
 
 describe('child environment', () => {
-  it('gives a server only the minimal environment plus its configured env', async () => {
+  it('gives a server only the minimal environment plus its configured env and its mark', async () => {
     const daemon = await startDaemon(
       {
         mcpServers: {
@@ -25,8 +25,12 @@ describe('child environment', () => {
     const seen = JSON.parse(result.stdout) as Record<string, string>
     expect(seen.FIXTURE_SETTING).toBe('configured')
     expect(seen.EXPANDED).toBe('from-daemon')
+    // The mark Ferry finds the server's processes by: this daemon's tag and the process's number.
+    expect(seen.FERRY_SERVER).toMatch(/^[0-9a-f]{12}\/\d+$/)
     const unexpected = Object.keys(seen).filter(
-      (key) => !MINIMAL_ENV.includes(key) && key !== 'FIXTURE_SETTING' && key !== 'EXPANDED',
+      (key) =>
+        !MINIMAL_ENV.includes(key) &&
+        !['FIXTURE_SETTING', 'EXPANDED', 'FERRY_SERVER'].includes(key),
     )
     expect(unexpected).toEqual([])
     expect(result.stdout).not.toContain('must-not-leak')

@@ -1,10 +1,9 @@
-// How long the disposable probe sibling (launcher + a small Node server) takes to answer
+// How long the disposable probe sibling (a small Node server) takes to answer
 // `server/discover`, which is what PROBE_FLOOR_MS must stay well above.
 
 import { Client } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { PROBE_FLOOR_MS } from '../mcp/connect-plan.js'
-import { launcherPath } from '../package-paths.js'
 import { fixtureServer } from './bench-env.js'
 
 async function modernWithProbe(timeoutMs: number): Promise<boolean> {
@@ -14,7 +13,7 @@ async function modernWithProbe(timeoutMs: number): Promise<boolean> {
   )
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [launcherPath, process.execPath, fixtureServer, '--era', 'dual'],
+    args: [fixtureServer, '--era', 'dual'],
     stderr: 'ignore',
   })
   try {

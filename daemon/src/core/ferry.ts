@@ -11,6 +11,7 @@ import type { CallOptions, Connection } from '../mcp/connection.js'
 import { Pool } from '../mcp/pool.js'
 import { SignIns } from '../mcp/oauth/sign-ins.js'
 import { SignInService } from './sign-in-service.js'
+import { ServerReaper } from '../mcp/server-reaper.js'
 import { PriorStore } from '../mcp/prior-store.js'
 import { ServerObservers, type McpLogLine, type ServerObserver } from '../mcp/server-observer.js'
 import type {
@@ -111,6 +112,9 @@ export class Ferry {
       signIns: this.signIns,
       clientInfo: { name: 'ferry', version: options.version },
       priors: new PriorStore(`${options.stateDir}/discovery`),
+      reaper: new ServerReaper((error) =>
+        options.log({ kind: 'daemon.server_guard_failed', error: error.message }),
+      ),
       log: options.log,
       onChange: () => {
         this.registryCache = undefined

@@ -11,7 +11,7 @@ export interface CallFailureContext {
   /** The caller aborted: a cancel, never reported as a timeout even though the SDK says so. */
   cancelled: boolean
   timeout: number
-  /** What the launcher said about the process, e.g. `exited with code 7`, if it ended. */
+  /** How the process ended, e.g. `exited with code 7`, if it did. */
   processEnd: string | undefined
   /** A remote server could not be reached, or answered 5xx: why. */
   unreachable?: string | undefined

@@ -11,7 +11,7 @@ import {
   unreachableReason,
   type HttpFailure,
 } from './http-failures.js'
-import type { SpawnFailure } from './launcher-facts.js'
+import type { SpawnFailure } from './server-process.js'
 
 const MODERN_VERSION = '2026-07-28'
 const UNSUPPORTED_PROTOCOL_VERSION = -32022
@@ -28,7 +28,7 @@ function supportsOnlyModern(error: unknown): boolean {
 export interface ConnectFailureContext {
   config: ServerConfig
   timedOut: boolean
-  /** What the launcher said about the process, e.g. `exited with code 3`, if it ended. */
+  /** How the process ended, e.g. `exited with code 3`, if it did. */
   processEnd: string | undefined
   /** The command could not be started at all. */
   spawnFailure: SpawnFailure | undefined

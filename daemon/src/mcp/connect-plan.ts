@@ -12,7 +12,7 @@ export const PROBE_CAP_MS = 5000
 export const REMOTE_PROBE_CAP_MS = 2000
 /**
  * The shortest probe worth sending. The probe timer includes the disposable sibling's start-up
- * (launcher + server runtime); below this a healthy modern server is misjudged as legacy.
+ * (the server runtime); below this a healthy modern server is misjudged as legacy.
  * Chosen from `pnpm bench` measurements; see docs/internals.md.
  */
 export const PROBE_FLOOR_MS = 1000

@@ -43,7 +43,8 @@ import { describeHttpFailure, remoteFaultOf, type HttpFailure } from './http-fai
 import { RemoteRecovery } from './remote-recovery.js'
 import type { PriorStore } from './prior-store.js'
 import type { ServerObserver } from './server-observer.js'
-import { ServerProcess } from './server-process.js'
+import { ServerProcess, spawnFailureOf, type SpawnFailure } from './server-process.js'
+import type { ServerReaper } from './server-reaper.js'
 import { StderrRing } from './stderr-ring.js'
 import { taskSupportOf } from '../tools/task-support.js'
 import { callAsTask, NO_TASK_CALLS, taskCallsOn } from './task-call.js'
@@ -62,6 +63,8 @@ export interface ConnectionDeps {
   /** Makes each attempt's transport; the one the settings name unless a test supplies its own. */
   transport?: TransportFactory | undefined
   priors: PriorStore
+  /** Marks stdio servers and ends what they start (one per daemon). */
+  reaper: ServerReaper
   /** How long a probe may wait; PROBE_CAPS unless a test shortens it. */
   probeCaps?: ProbeCaps | undefined
   log: Log
@@ -122,7 +125,7 @@ export class Connection {
   private backoffMs = BACKOFF_START_MS
   private readyAt = 0
   private retryTimer: NodeJS.Timeout | undefined
-  private readonly serverProcess = new ServerProcess()
+  private readonly serverProcess: ServerProcess
   /** The `WWW-Authenticate` challenge of the current attempt's last 401, if any. */
   private authChallenge: string | undefined
   /** Why a remote server is down, while it is. */
@@ -156,19 +159,8 @@ export class Connection {
         ? deps.signIns?.forServer(config)
         : undefined
     this.observer = deps.observer(config.name, config.logLevel)
-    this.stderr = new StderrRing(
-      500,
-      4000,
-      (fact) => {
-        this.serverProcess.onFact(fact)
-        if ('error' in fact) this.stderr.note(`ferry: ${fact.error}`)
-        if ('spawnFailed' in fact) {
-          const { command, message } = fact.spawnFailed
-          this.stderr.note(`ferry: cannot start "${command}": ${message}`)
-        }
-      },
-      (line) => this.observer.stderrLine(line),
-    )
+    this.serverProcess = new ServerProcess(deps.reaper)
+    this.stderr = new StderrRing(500, 4000, (line) => this.observer.stderrLine(line))
     this.recovery = new RemoteRecovery({
       name: config.name,
       transport: () => this.transport,
@@ -238,7 +230,7 @@ export class Connection {
     this.closed = true
     clearTimeout(this.retryTimer)
     await Promise.all([this.dropClient(), this.pending?.close().catch(() => {})])
-    this.serverProcess.killGroup()
+    this.serverProcess.killAll()
   }
 
   async refreshTools(mode: CacheMode): Promise<void> {
@@ -598,6 +590,7 @@ export class Connection {
         }
       },
       ...(this.signIn === undefined ? {} : { authProvider: this.signIn.connectProvider() }),
+      serverProcess: this.serverProcess,
     })
     this.pending = client
     let timedOut = false
@@ -635,7 +628,16 @@ export class Connection {
       this.pending = undefined
       this.observer.disconnected(client)
       await client.close().catch(() => {})
-      if (this.config.transport === 'stdio' && !timedOut) await this.serverProcess.ended()
+      let spawnFailure: SpawnFailure | undefined
+      if (this.config.transport === 'stdio') {
+        if (!timedOut) await this.serverProcess.ended()
+        // The probe sibling's spawn is not followed; the SDK passes its failure on.
+        spawnFailure =
+          this.serverProcess.spawnFailure() ?? spawnFailureOf(error, this.config.command)
+        if (spawnFailure !== undefined) {
+          this.stderr.note(`ferry: cannot start "${spawnFailure.command}": ${spawnFailure.message}`)
+        }
+      }
       const signIn = await this.signInNeeded(error)
       if (signIn !== undefined) throw signIn
       const lastStderr = this.stderr.tail(1)[0]
@@ -645,7 +647,7 @@ export class Connection {
           config: this.config,
           timedOut,
           processEnd: this.serverProcess.describeEnd(),
-          spawnFailure: this.serverProcess.spawnFailure(),
+          spawnFailure,
           lastStderr,
           authChallenge: this.authChallenge,
           fellBackFrom,

@@ -104,6 +104,7 @@ export class Pool {
     const all = [...this.connections.values()]
     this.connections.clear()
     await Promise.all(all.map((connection) => connection.close()))
+    this.deps.reaper.close()
   }
 
   private connectionDeps(): ConnectionDeps {

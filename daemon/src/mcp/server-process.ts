@@ -1,42 +1,130 @@
-// What Ferry knows about a stdio server's process: its process group (from the launcher) and how
-// it ended (the launcher's exit or spawn-failure report, or the SDK dropping it for an over-long
-// stdout line). `ended()` is the one place that waits for that report.
+// What Ferry knows about a stdio server's process, which the SDK's StdioClientTransport spawns with
+// nothing between it and the daemon: its mark (see server-reaper.ts), how it ended (its exit code
+// or signal, a spawn that failed, or the SDK dropping it for an over-long stdout line), and the end
+// of everything it started. `ended()` is the one place that waits for the end.
 
+import type { ChildProcess } from 'node:child_process'
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/client'
-import { describeExit, type LauncherFact, type SpawnFailure } from './launcher-facts.js'
+import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
+import type { ServerReaper } from './server-reaper.js'
+
+/** The server command could not be started at all (`spawn` failed). */
+export interface SpawnFailure {
+  command: string
+  /** The errno name, e.g. `ENOENT` or `EACCES`, when the system gave one. */
+  code: string | null
+  message: string
+}
+
+export function describeExit(exit: { code: number | null; signal: string | null }): string {
+  return exit.signal !== null ? `killed by ${exit.signal}` : `exited with code ${exit.code}`
+}
+
+/** The spawn failure in `error` or its causes, e.g. the `spawn x ENOENT` the SDK passes on. */
+export function spawnFailureOf(error: unknown, command: string): SpawnFailure | undefined {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; depth++) {
+    const { code, syscall } = cause as NodeJS.ErrnoException
+    if (typeof syscall === 'string' && syscall.startsWith('spawn')) {
+      return { command, code: code ?? null, message: cause.message }
+    }
+    cause = cause.cause
+  }
+  return undefined
+}
 
 /**
- * How long to wait for the launcher's report once the connection closed. The launcher writes it
- * before exiting, so it is normally already here; only a launcher killed outright never sends it.
+ * The process the SDK spawned, which it keeps in `_process` (SDK 2.4) and does not expose; its
+ * `exit` event is the only place its exit code and signal are told. `server-process.test.ts`
+ * checks that the SDK still keeps it there.
+ */
+export function childOf(transport: StdioClientTransport): ChildProcess | undefined {
+  return (transport as unknown as { _process?: ChildProcess })._process
+}
+
+/**
+ * How long the transport's close waits for the process after ending its stdin, and again after
+ * `SIGTERM`, before the next step: the SDK's own close waits as long.
+ */
+export const CLOSE_STEP_MS = 2000
+
+/**
+ * How long to wait for the end to be known once the connection closed. The `exit` event comes
+ * before the SDK sees its pipes close, so it is normally already here.
  */
 export const END_REPORT_WAIT_MS = 500
 
+function exitWithin(child: ChildProcess, ms: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true)
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms)
+    child.once('exit', () => {
+      clearTimeout(timer)
+      resolve(true)
+    })
+  })
+}
+
 export class ServerProcess {
-  private group: number | undefined
+  private current: string | undefined
   private exit: string | undefined
   private spawn: SpawnFailure | undefined
   private overflowed = false
   private reported: () => void = () => {}
   private report: Promise<void> = this.nextReport()
 
-  /** A new attempt: forget how the previous process ended (its group is gone or still ours). */
+  constructor(private readonly reaper: ServerReaper) {}
+
+  /** A new attempt: forget how the previous process ended; it gets a mark of its own. */
   reset(): void {
     this.exit = undefined
     this.spawn = undefined
     this.overflowed = false
     this.report = this.nextReport()
+    this.current = undefined
   }
 
-  onFact(fact: LauncherFact): void {
-    if ('pid' in fact) this.group = fact.pid
-    else if ('exit' in fact) {
-      // The launcher has already taken the group down; never signal a pgid that may be reused.
-      this.group = undefined
-      this.exit = describeExit(fact.exit)
-      this.reported()
-    } else if ('spawnFailed' in fact) {
-      this.spawn = fact.spawnFailed
-      this.reported()
+  /** The mark of this attempt's process (and its probe sibling), made on first use. */
+  mark(): string {
+    return (this.current ??= this.reaper.mark())
+  }
+
+  /**
+   * Follows the attempt's transport: learns how its process ends, kills what it leaves behind, and
+   * closes it by ending its stdin, then `SIGTERM`, then `SIGKILL`, each to the process and all it
+   * started.
+   */
+  watch(transport: StdioClientTransport, command: string): void {
+    const mark = this.mark()
+    const start = transport.start.bind(transport)
+    transport.start = async () => {
+      try {
+        await start()
+      } catch (error) {
+        this.spawn = spawnFailureOf(error, command)
+        this.reported()
+        throw error
+      }
+      childOf(transport)?.once('exit', (code, signal) => {
+        this.reaper.kill(mark)
+        this.exit = describeExit({ code, signal })
+        this.reported()
+      })
+    }
+    const close = transport.close.bind(transport)
+    transport.close = async () => {
+      const child = childOf(transport)
+      if (child !== undefined) {
+        child.stdin?.end()
+        if (!(await exitWithin(child, CLOSE_STEP_MS))) {
+          this.reaper.signal(mark, child.pid, 'SIGTERM')
+          if (!(await exitWithin(child, CLOSE_STEP_MS))) {
+            this.reaper.signal(mark, child.pid, 'SIGKILL')
+          }
+        }
+      }
+      await close()
+      // What the probe sibling, or a process that never got this far, left behind.
+      this.reaper.kill(mark)
     }
   }
 
@@ -45,8 +133,8 @@ export class ServerProcess {
   }
 
   /**
-   * Resolves once the launcher said how the process ended, or after `waitMs` (the launcher was
-   * killed outright, or the process is still running). Call it when the connection closed.
+   * Resolves once it is known how the process ended, or after `waitMs` (it is still running). Call
+   * it when the connection closed.
    */
   async ended(waitMs = END_REPORT_WAIT_MS): Promise<void> {
     let timer: NodeJS.Timeout | undefined
@@ -71,13 +159,9 @@ export class ServerProcess {
     return `wrote a line over ${limit} MiB on stdout and was disconnected${then}`
   }
 
-  /** The launcher normally takes the group down; if it was itself killed first, do it here. */
-  killGroup(): void {
-    if (this.group === undefined) return
-    try {
-      process.kill(-this.group, 'SIGKILL')
-    } catch {}
-    this.group = undefined
+  /** Kills whatever the current attempt's process left, when the connection is closed for good. */
+  killAll(): void {
+    if (this.current !== undefined) this.reaper.kill(this.current)
   }
 
   private nextReport(): Promise<void> {

@@ -1,6 +1,4 @@
-// A bounded ring of a server's stderr lines, fed by chunks; launcher facts are split off.
-
-import { parseLauncherFact, type LauncherFact } from './launcher-facts.js'
+// A bounded ring of a server's stderr lines, fed by chunks.
 
 export class StderrRing {
   private readonly lines: string[] = []
@@ -9,7 +7,6 @@ export class StderrRing {
   constructor(
     private readonly maxLines = 500,
     private readonly maxLineLength = 4000,
-    private readonly onFact: (fact: LauncherFact) => void = () => {},
     /** Each complete line as it is kept (Ferry's notes among them). */
     private readonly onLine: (line: string) => void = () => {},
   ) {}
@@ -32,11 +29,6 @@ export class StderrRing {
 
   private add(raw: string): void {
     const line = raw.replace(/\r$/, '')
-    const fact = parseLauncherFact(line)
-    if (fact !== null) {
-      this.onFact(fact)
-      return
-    }
     const kept = line.length > this.maxLineLength ? `${line.slice(0, this.maxLineLength)}…` : line
     this.lines.push(kept)
     this.onLine(kept)

@@ -1,6 +1,6 @@
-// Builds the SDK transport for one server config: stdio through the process-group launcher,
-// Streamable HTTP with Ferry's legacy request headers, or SSE; each delivers messages in the order
-// the server sent them.
+// Builds the SDK transport for one server config: stdio (its process marked and followed by
+// `ServerProcess`), Streamable HTTP with Ferry's legacy request headers, or SSE; each delivers
+// messages in the order the server sent them.
 
 import {
   SSEClientTransport,
@@ -10,10 +10,11 @@ import {
 } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import type { RemoteServerConfig, ServerConfig } from '../config/types.js'
-import { launcherPath } from '../package-paths.js'
 import type { HttpFailure } from './http-failures.js'
 import { withMcpHeaders } from './mcp-headers.js'
 import type { ObservedTransport } from './server-observer.js'
+import type { ServerProcess } from './server-process.js'
+import { SERVER_MARK_VAR } from './server-reaper.js'
 import { SseFallbackTransport } from './sse-fallback-transport.js'
 
 export interface TransportHooks {
@@ -32,6 +33,8 @@ export interface TransportHooks {
    * 401. A needed sign-in or a step-up is thrown, never started here: a person starts it.
    */
   authProvider?: OAuthClientProvider
+  /** A stdio server's process: its mark, its end, and the end of all it started. */
+  serverProcess?: ServerProcess
 }
 
 /** Makes the transport a connection talks to its server over. */
@@ -84,13 +87,15 @@ function inSentOrder<T extends Transport>(transport: T, observe?: ObservedTransp
 function baseTransport(config: ServerConfig, hooks: TransportHooks): Transport {
   switch (config.transport) {
     case 'stdio': {
+      const mark = hooks.serverProcess?.mark()
       const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: [launcherPath, config.command, ...config.args],
-        env: config.env,
+        command: config.command,
+        args: config.args,
+        env: mark === undefined ? config.env : { ...config.env, [SERVER_MARK_VAR]: mark },
         cwd: config.cwd,
         stderr: 'pipe',
       })
+      hooks.serverProcess?.watch(transport, config.command)
       transport.stderr?.on('data', hooks.onStderr)
       if (hooks.observe !== undefined) probeObserved(transport, hooks.observe)
       return transport
