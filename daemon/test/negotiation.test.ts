@@ -10,6 +10,7 @@ import {
 } from './harness.js'
 import { startInProcess } from './in-process.js'
 import { PROBE_CAPS, PROBE_FLOOR_MS } from '../src/mcp/connect-plan.js'
+import { CLOSE_STEP_MS } from '../src/mcp/server-process.js'
 
 afterEach(cleanup)
 
@@ -165,8 +166,9 @@ describe('version negotiation', () => {
       })
       const server = await daemon.waitForStatus('mute', 'failed', 10_000)
       expect(server.error).toContain('no answer within 2000 ms')
-      // Timed by the daemon's own status events, so a slow poll here does not count; the slack
-      // is for a loaded machine, and a server left waiting for its 30 s exit would still fail.
+      // Timed by the daemon's own status events, so a slow poll here does not count. The attempt
+      // ends by closing the mute process: its stdin, then SIGTERM once a close step has passed.
+      // The slack is for a loaded machine; a server left waiting for its 30 s exit would fail.
       const at = async (state: string) =>
         Date.parse(
           (
@@ -177,7 +179,7 @@ describe('version negotiation', () => {
         )
       const took = (await at('failed')) - (await at('connecting'))
       expect(took).toBeGreaterThanOrEqual(2000)
-      expect(took).toBeLessThan(2000 + 2500)
+      expect(took).toBeLessThan(2000 + CLOSE_STEP_MS + 2500)
     })
   }
 

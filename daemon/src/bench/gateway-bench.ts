@@ -1,8 +1,9 @@
 // `pnpm bench gateway`: what `/mcp` adds to a `tools/call` of a stdio echo tool in each era, against
-// the same server called directly and against mcp-proxy serving it, all in one run; then 20
-// concurrent clients, and the daemon's memory with 100 legacy sessions open.
+// the same server called directly and against each peer gateway serving it (mcp-proxy, mcp-hub,
+// supergateway), all in one run; then 20 concurrent clients, and the daemon's memory with 100
+// legacy sessions open against mcp-proxy's.
 
-import { startMcpProxy, type McpProxy } from './mcp-proxy-server.js'
+import { PEERS, startPeer, type PeerGateway, type PeerName } from './peer-gateways.js'
 import {
   cpuMs,
   ERAS,
@@ -25,7 +26,7 @@ const SESSIONS = 100
 
 interface Target {
   era: Era
-  via: 'direct' | 'ferry' | 'mcp-proxy'
+  via: 'direct' | 'ferry' | PeerName
   client: EchoClient
   samples: number[]
   /** The process between client and server, whose CPU time per call is counted. */
@@ -47,8 +48,19 @@ function summary(samples: number[]): { p50: number; p99: number } {
   return { p50: percentile(samples, 50), p99: percentile(samples, 99) }
 }
 
-async function benchLatency(ferry: GatewayDaemon, proxy: McpProxy) {
+/** A client of `peer` in `era`, or undefined when the peer does not speak that era. */
+async function peerClient(peer: PeerGateway, era: Era): Promise<EchoClient | undefined> {
+  try {
+    return await httpClient(peer.url, era, peer.tool)
+  } catch (error) {
+    if (era === 'modern') return undefined
+    throw error
+  }
+}
+
+async function benchLatency(ferry: GatewayDaemon, peers: PeerGateway[]) {
   const targets: Target[] = []
+  const missing: string[] = []
   for (const era of ERAS) {
     targets.push({ era, via: 'direct', client: await stdioClient(era), samples: [], cpu: 0 })
     targets.push({
@@ -59,14 +71,11 @@ async function benchLatency(ferry: GatewayDaemon, proxy: McpProxy) {
       pid: ferry.daemon.child.pid as number,
       cpu: 0,
     })
-    targets.push({
-      era,
-      via: 'mcp-proxy',
-      client: await httpClient(proxy.url, era, 'echo'),
-      samples: [],
-      pid: proxy.pid,
-      cpu: 0,
-    })
+    for (const peer of peers) {
+      const client = await peerClient(peer, era)
+      if (client === undefined) missing.push(`${peer.name} (${era})`)
+      else targets.push({ era, via: peer.name, client, samples: [], pid: peer.pid, cpu: 0 })
+    }
   }
   try {
     for (const target of targets) for (let i = 0; i < WARMUP; i++) await target.client.call()
@@ -79,29 +88,32 @@ async function benchLatency(ferry: GatewayDaemon, proxy: McpProxy) {
   console.log(
     `gateway: added latency per tools/call (${CALLS} sequential calls of a stdio echo tool per row, after ${WARMUP} warm-up calls)`,
   )
-  const added: Record<string, { p50: number; p99: number }> = {}
+  if (missing.length > 0)
+    console.log(`  not in the era asked, so not measured: ${missing.join(', ')}`)
   for (const era of ERAS) {
-    const target = (via: Target['via']) => targets.find((t) => t.era === era && t.via === via)
-    const of = (via: Target['via']) => summary(target(via)?.samples ?? [])
-    const direct = of('direct')
+    const of = (target: Target | undefined) => summary(target?.samples ?? [])
+    const direct = of(targets.find((t) => t.era === era && t.via === 'direct'))
     console.log(
       `  ${era.padEnd(6)} direct over stdio   p50 ${ms(direct.p50)}  p99 ${ms(direct.p99)}`,
     )
-    for (const via of ['ferry', 'mcp-proxy'] as const) {
-      const through = of(via)
+    const added = new Map<Target['via'], { p50: number; p99: number; cpu: number }>()
+    for (const target of targets.filter((t) => t.era === era && t.via !== 'direct')) {
+      const through = of(target)
       const extra = { p50: through.p50 - direct.p50, p99: through.p99 - direct.p99 }
-      added[`${era} ${via}`] = extra
+      added.set(target.via, { ...extra, cpu: target.cpu / CALLS })
       console.log(
-        `  ${era.padEnd(6)} through ${via.padEnd(10)}  p50 ${ms(through.p50)}  p99 ${ms(through.p99)}  added p50 ${ms(extra.p50)}  p99 ${ms(extra.p99)}  its CPU ${ms((target(via)?.cpu ?? 0) / CALLS)} per call`,
+        `  ${era.padEnd(6)} through ${target.via.padEnd(12)}  p50 ${ms(through.p50)}  p99 ${ms(through.p99)}  added p50 ${ms(extra.p50)}  p99 ${ms(extra.p99)}  its CPU ${ms(target.cpu / CALLS)} per call`,
       )
     }
-  }
-  for (const era of ERAS) {
-    const ferry = added[`${era} ferry`]
-    const proxy = added[`${era} mcp-proxy`]
-    if (ferry === undefined || proxy === undefined) continue
+    const ours = added.get('ferry')
+    const best = [...added]
+      .filter(([via]) => via !== 'ferry')
+      .sort((a, b) => a[1].p50 - b[1].p50)[0]
+    if (ours === undefined || best === undefined) continue
+    const [bestName, peer] = best
+    const leanest = Math.min(...[...added].filter(([via]) => via !== 'ferry').map(([, v]) => v.cpu))
     console.log(
-      `  ${era.padEnd(6)} Ferry adds p50 ${ms(ferry.p50)} vs mcp-proxy ${ms(proxy.p50)} (${ferry.p50 < proxy.p50 ? 'below' : 'NOT below'} it; ambition ≤ 0.5 ms), p99 ${ms(ferry.p99)} vs ${ms(proxy.p99)}`,
+      `  ${era.padEnd(6)} Ferry adds p50 ${ms(ours.p50)} vs the best peer, ${bestName}, ${ms(peer.p50)} (${ours.p50 < peer.p50 ? 'below' : 'NOT below'} it; ambition ≤ 0.5 ms); CPU per call ${ms(ours.cpu)} vs the leanest peer's ${ms(leanest)} (${ours.cpu <= leanest ? 'at most' : 'NOT at most'} it)`,
     )
   }
 }
@@ -166,23 +178,33 @@ async function sessionMemory(
 }
 
 export async function benchGateway(): Promise<void> {
-  const proxy = await startMcpProxy()
+  const peers: PeerGateway[] = []
   try {
+    for (const name of PEERS) peers.push(await startPeer(name))
     const ferry = await startGatewayDaemon()
     try {
-      await benchLatency(ferry, proxy)
+      await benchLatency(ferry, peers)
       console.log(
         `gateway: ${LOAD_CLIENTS} concurrent clients × ${LOAD_CALLS} sequential calls each`,
       )
       for (const era of ERAS) {
         await benchLoad(`${era} through Ferry`, () => ferry.connect(era))
-        await benchLoad(`${era} through mcp-proxy`, () => httpClient(proxy.url, era, 'echo'))
+        for (const peer of peers) {
+          const probe = await peerClient(peer, era)
+          if (probe === undefined) continue
+          await probe.close()
+          await benchLoad(`${era} through ${peer.name}`, async () => {
+            const client = await peerClient(peer, era)
+            if (client === undefined) throw new Error(`${peer.name} stopped speaking ${era}`)
+            return client
+          })
+        }
       }
     } finally {
       await ferry.daemon.stop()
     }
   } finally {
-    await proxy.stop()
+    for (const peer of peers) await peer.stop()
   }
   console.log(`gateway: memory with ${SESSIONS} legacy sessions open (fresh processes)`)
   const ferry = await startGatewayDaemon()
@@ -195,14 +217,14 @@ export async function benchGateway(): Promise<void> {
   } finally {
     await ferry.daemon.stop()
   }
-  const proxy2 = await startMcpProxy()
+  const proxy = await startPeer('mcp-proxy')
   try {
     await sessionMemory(
       'mcp-proxy',
-      () => httpClient(proxy2.url, 'legacy', 'echo'),
-      () => proxy2.rssMb(),
+      () => httpClient(proxy.url, 'legacy', proxy.tool),
+      () => proxy.rssMb(),
     )
   } finally {
-    await proxy2.stop()
+    await proxy.stop()
   }
 }

@@ -1,5 +1,5 @@
 // What the gateway benchmarks call: SDK clients of either era over stdio (the echo fixture itself)
-// or Streamable HTTP (Ferry's `/mcp` with a gateway token, or mcp-proxy), and a daemon serving
+// or Streamable HTTP (Ferry's `/mcp` with a gateway token, or a peer gateway), and a daemon serving
 // the echo fixture through its gateway.
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
@@ -66,9 +66,14 @@ export async function httpClient(
   const client = newClient(era)
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } })
   await client.connect(transport)
-  checkEra(client, era, url)
-  if ((transport.sessionId !== undefined) !== (era === 'legacy')) {
-    throw new Error(`${url}: a ${era} client got session id ${String(transport.sessionId)}`)
+  try {
+    checkEra(client, era, url)
+    if ((transport.sessionId !== undefined) !== (era === 'legacy')) {
+      throw new Error(`${url}: a ${era} client got session id ${String(transport.sessionId)}`)
+    }
+  } catch (error) {
+    await client.close()
+    throw error
   }
   return {
     call: echoOf(client, tool),
