@@ -8,6 +8,7 @@ import {
   cpuMs,
   ERAS,
   httpClient,
+  sseClient,
   startGatewayDaemon,
   stdioClient,
   type EchoClient,
@@ -50,12 +51,10 @@ function summary(samples: number[]): { p50: number; p99: number } {
 
 /** A client of `peer` in `era`, or undefined when the peer does not speak that era. */
 async function peerClient(peer: PeerGateway, era: Era): Promise<EchoClient | undefined> {
-  try {
-    return await httpClient(peer.url, era, peer.tool)
-  } catch (error) {
-    if (era === 'modern') return undefined
-    throw error
-  }
+  if (era === 'modern' && !peer.modern) return undefined
+  return peer.transport === 'sse'
+    ? sseClient(peer.url, peer.tool)
+    : httpClient(peer.url, era, peer.tool)
 }
 
 async function benchLatency(ferry: GatewayDaemon, peers: PeerGateway[]) {
@@ -89,7 +88,7 @@ async function benchLatency(ferry: GatewayDaemon, peers: PeerGateway[]) {
     `gateway: added latency per tools/call (${CALLS} sequential calls of a stdio echo tool per row, after ${WARMUP} warm-up calls)`,
   )
   if (missing.length > 0)
-    console.log(`  not in the era asked, so not measured: ${missing.join(', ')}`)
+    console.log(`  not serving that era as a gateway, so not measured: ${missing.join(', ')}`)
   for (const era of ERAS) {
     const of = (target: Target | undefined) => summary(target?.samples ?? [])
     const direct = of(targets.find((t) => t.era === era && t.via === 'direct'))

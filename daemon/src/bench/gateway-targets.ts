@@ -2,7 +2,11 @@
 // or Streamable HTTP (Ferry's `/mcp` with a gateway token, or a peer gateway), and a daemon serving
 // the echo fixture through its gateway.
 
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import {
+  Client,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { readFileSync } from 'node:fs'
 import type { GatewayTokenCreateResponse } from '../protocol/index.js'
@@ -111,4 +115,11 @@ export async function startGatewayDaemon(): Promise<GatewayDaemon> {
     await daemon.stop()
     throw error
   }
+}
+
+/** A legacy client over the HTTP+SSE transport (a GET event stream, messages POSTed beside it). */
+export async function sseClient(url: string, tool: string): Promise<EchoClient> {
+  const client = newClient('legacy')
+  await client.connect(new SSEClientTransport(new URL(url)))
+  return { call: echoOf(client, tool), close: () => client.close() }
 }

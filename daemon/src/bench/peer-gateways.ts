@@ -1,7 +1,8 @@
 // The gateways the gateway benchmark measures Ferry against, each an npm package (a dev dependency
 // at an exact version) run by its own CLI in a child process, serving the stdio echo fixture on
-// Streamable HTTP: mcp-proxy (`--server stream`, both eras on `/mcp`), mcp-hub (its unified `/mcp`,
-// tools named `<server>__<tool>`) and supergateway (stdio → Streamable HTTP, stateful).
+// HTTP: mcp-proxy (`--server stream`, Streamable HTTP in both eras on `/mcp`), mcp-hub (its unified
+// `/mcp`, an HTTP+SSE endpoint, tools named `<server>__<tool>`) and supergateway (stdio → Streamable
+// HTTP, stateful).
 
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
@@ -18,6 +19,13 @@ export type PeerName = (typeof PEERS)[number]
 export interface PeerGateway {
   name: PeerName
   url: string
+  /** How a client reaches `url`: Streamable HTTP, or the HTTP+SSE transport (2025 era only). */
+  transport: 'streamable-http' | 'sse'
+  /**
+   * Whether it serves 2026-07-28 clients as a gateway. supergateway answers them, but with no
+   * session it starts the server anew for every request: about 380 ms a call on a 2-core machine.
+   */
+  modern: boolean
   /** The echo tool's name through this gateway. */
   tool: string
   pid: number
@@ -128,6 +136,8 @@ export async function startPeer(name: PeerName): Promise<PeerGateway> {
   return {
     name,
     url: `http://127.0.0.1:${port}/mcp`,
+    transport: name === 'mcp-hub' ? 'sse' : 'streamable-http',
+    modern: name === 'mcp-proxy',
     tool,
     pid: child.pid as number,
     async rssMb() {
