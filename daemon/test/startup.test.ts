@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:net'
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, runCli, tempDir } from './harness.js'
+import { cleanup, runCli, tempDir, type CliResult } from './harness.js'
 
 afterEach(cleanup)
 
@@ -42,16 +42,20 @@ describe('a start that fails', () => {
     const stateDir = await tempDir('ferry-state-')
     // The rename onto daemon.json fails: it is a directory. Everything before it has succeeded.
     await mkdir(join(stateDir, 'daemon.json'))
-    const port = await freePort()
-    const result = await runCli([
-      'serve',
-      '--state-dir',
-      stateDir,
-      '--config',
-      await settingsFile(),
-      '--port',
-      String(port),
-    ])
+    const settings = await settingsFile()
+    // A free port may be taken by another process before the daemon binds it; that start is not
+    // the one this test is about, so it takes another port.
+    let port = 0
+    let result: CliResult | undefined
+    for (let attempt = 0; attempt < 5; attempt++) {
+      port = await freePort()
+      result = await runCli([
+        'serve',
+        ...['--state-dir', stateDir, '--config', settings, '--port', String(port)],
+      ])
+      if (!result.stderr.includes(`cannot listen on 127.0.0.1:${port}: listen EADDRINUSE`)) break
+    }
+    if (result === undefined) throw new Error('no start was tried')
     const reason = `cannot write the runtime file ${join(stateDir, 'daemon.json')}: EISDIR`
     expect(result.code, result.stderr).toBe(2)
     expect(result.stdout).toBe('')
