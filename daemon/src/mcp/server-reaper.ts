@@ -88,8 +88,16 @@ function signalAll(pids: readonly number[], signal: NodeJS.Signals): number {
   return signalled
 }
 
-/** Rounds of "signal everything marked", for processes forked during the round before. */
+/** Rounds of "kill everything marked", for processes forked during the round before. */
 const FINAL_ROUNDS = 5
+
+/** Kills every process whose mark `matches`, in rounds until none is left (Linux only). */
+function killMarked(matches: (mark: string) => boolean): void {
+  if (!hasProc) return
+  for (let round = 0; round < FINAL_ROUNDS; round++) {
+    if (signalAll(markedPids(matches), 'SIGKILL') === 0) return
+  }
+}
 
 /** One daemon's marks and its guard. */
 export class ServerReaper {
@@ -121,19 +129,12 @@ export class ServerReaper {
 
   /** Kills everything that carries `mark` (what a server that ended left behind). */
   kill(mark: string): void {
-    for (let round = 0; round < FINAL_ROUNDS; round++) {
-      if (this.signal(mark, undefined, 'SIGKILL') === 0) return
-    }
+    killMarked((found) => found === mark)
   }
 
   /** Kills whatever still carries this daemon's tag, and lets the guard go. */
   close(): void {
-    if (hasProc) {
-      for (let round = 0; round < FINAL_ROUNDS; round++) {
-        const left = markedPids((found) => found.startsWith(`${this.tag}/`))
-        if (signalAll(left, 'SIGKILL') === 0) break
-      }
-    }
+    killMarked((found) => found.startsWith(`${this.tag}/`))
     const stdin = this.guard?.stdin as Writable | null | undefined
     stdin?.end()
     this.guard = undefined
