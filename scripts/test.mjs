@@ -1,7 +1,8 @@
 // The test command (`pnpm test [vitest arguments]`). The programs the tests drive (and the Node the
-// conformance suite runs on) are installed while the build and the static checks (Prettier, ESLint,
-// the import layers, the types) run; the checks' output is printed in one block when they end. The tests run after them, on a machine
-// left to themselves, unless the build or the install failed. It fails when any step fails.
+// conformance suite runs on) are installed while the build and the static checks (format, lint, the
+// import layers, the types) run; the checks' output is printed in one block when they end. The tests
+// run after them, on a machine left to themselves, unless the build or the install failed. It fails
+// when any step fails.
 
 import { spawn } from 'node:child_process'
 

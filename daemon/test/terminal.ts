@@ -144,7 +144,8 @@ export interface Terminal {
 
 /** The open tmux server: its socket name and the directory that holds the socket. */
 let tmuxServer:
-  { socket: string; env: NodeJS.ProcessEnv; dir: string; control: ChildProcess } | undefined
+  | { socket: string; env: NodeJS.ProcessEnv; dir: string; control: ChildProcess }
+  | undefined
 
 /** Ends the tmux server `openTerminal` started, if any (call it after each test). */
 export async function closeTerminal(): Promise<void> {

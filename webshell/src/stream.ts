@@ -46,7 +46,8 @@ export interface StreamHandlers {
 
 type Answer = { callId?: string; appId?: string; result?: unknown }
 type Reply =
-  ({ ok: true } & Answer) | { ok: false; error: { code: ClientErrorCode; message: string } }
+  | ({ ok: true } & Answer)
+  | { ok: false; error: { code: ClientErrorCode; message: string } }
 
 const HISTORY_PAGE = 10_000
 

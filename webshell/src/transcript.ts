@@ -32,7 +32,13 @@ import {
 } from './transcript-lines.js'
 
 export type CallState =
-  'running' | 'confirming' | 'done' | 'error' | 'failed' | 'cancelled' | 'interrupted'
+  | 'running'
+  | 'confirming'
+  | 'done'
+  | 'error'
+  | 'failed'
+  | 'cancelled'
+  | 'interrupted'
 
 export interface CallRow {
   kind: 'call'

@@ -119,7 +119,8 @@ export function buildServerConfig(raw: RawServer, context: BuildContext): BuildR
 }
 
 type Picked =
-  { ok: true; transport: TransportKind; bareUrl: boolean } | { ok: false; error: string }
+  | { ok: true; transport: TransportKind; bareUrl: boolean }
+  | { ok: false; error: string }
 
 function pickTransport(raw: RawServer, at: (...segments: PathSegment[]) => string): Picked {
   const sources = (['command', 'url', 'httpUrl'] as const).filter((key) => raw[key] !== undefined)

@@ -17,7 +17,8 @@ export const ROUND_WAIT_MS = 600_000
 
 /** What a round hands back to the client: the call's result, or questions to answer first. */
 export type RoundOutcome =
-  { kind: 'result'; result: CallToolResult } | { kind: 'questions'; inputRequests: InputRequests }
+  | { kind: 'result'; result: CallToolResult }
+  | { kind: 'questions'; inputRequests: InputRequests }
 
 interface Question {
   question: ElicitQuestion

@@ -51,7 +51,7 @@ describe('ProtocolTrace', () => {
     const tap = trace.tap()
     tap.incoming({ jsonrpc: '2.0', id: 1, result: { text: 'x'.repeat(5000) } })
     const [cut] = trace.after(0)
-    const text = (cut?.message as { result: { text: string } }).result.text
+    const text = (cut?.message as { result: { text: string } } | undefined)?.result.text ?? ''
     expect(text.startsWith('x'.repeat(TRACE_STRING_CHARS))).toBe(true)
     expect(text).toContain(`[${CUT_KEY}: ${5000 - TRACE_STRING_CHARS} more characters]`)
     expect(cut?.bytes).toBeGreaterThan(5000)

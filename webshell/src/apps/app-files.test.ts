@@ -50,7 +50,7 @@ describe('the files of an App download', () => {
       ['h_.txt', 'text/plain', 2],
       ['x.bin', 'image/png', 4],
     ])
-    expect([...(list[2]?.data as Uint8Array)]).toEqual([0, 1, 2, 255])
+    expect([...(list[2]?.data ?? [])]).toEqual([0, 1, 2, 255])
   })
 
   it('refuses links, too many files, too many bytes and contents it cannot read, saying why', () => {

@@ -89,7 +89,8 @@ export type Field =
   | ObjectField
 
 export type SchemaAnalysis =
-  { supported: true; root: ObjectField } | { supported: false; path: string; reason: string }
+  | { supported: true; root: ObjectField }
+  | { supported: false; path: string; reason: string }
 
 type Schema = Record<string, unknown>
 

@@ -260,7 +260,8 @@ function objectProblem(
 // ---- raw JSON ----
 
 export type JsonReading =
-  { ok: true; args: Record<string, unknown> } | { ok: false; error: FieldError }
+  | { ok: true; args: Record<string, unknown> }
+  | { ok: false; error: FieldError }
 
 /** Reads the JSON editor's text as call arguments: it must be a JSON object. */
 export function parseArgumentsJson(text: string): JsonReading {

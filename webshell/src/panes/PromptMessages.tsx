@@ -14,7 +14,8 @@ interface Message {
 }
 
 type Read =
-  { ok: true; description: string | null; messages: Message[] } | { ok: false; json: string }
+  | { ok: true; description: string | null; messages: Message[] }
+  | { ok: false; json: string }
 
 function readPrompt(result: unknown): Read {
   if (

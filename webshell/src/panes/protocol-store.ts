@@ -7,7 +7,9 @@ import { serverPath, type PaneClient } from './pane-client.js'
 import { createTraceRows, type TraceRow } from './trace-rows.js'
 
 export type FeedState =
-  { state: 'loading' } | { state: 'live' } | { state: 'failed'; message: string }
+  | { state: 'loading' }
+  | { state: 'live' }
+  | { state: 'failed'; message: string }
 
 export interface ProtocolStore {
   readonly server: string

@@ -67,7 +67,8 @@ export const MAX_HTML_DEPTH = 100
 
 /** `retry`: asking again (with no time limit) could succeed. */
 export type MarkdownRendering =
-  { ok: true; html: string } | { ok: false; reason: string; retry: boolean }
+  | { ok: true; html: string }
+  | { ok: false; reason: string; retry: boolean }
 
 /** renderMarkdown, refusing HTML nested deeper than MAX_HTML_DEPTH. */
 export function renderBounded(text: string): MarkdownRendering {

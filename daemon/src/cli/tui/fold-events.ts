@@ -10,7 +10,14 @@ import { appEventText } from '../app-event-text.js'
 import { formatResult } from '../format.js'
 
 export type CallState =
-  'requested' | 'confirming' | 'running' | 'done' | 'error' | 'failed' | 'cancelled' | 'interrupted'
+  | 'requested'
+  | 'confirming'
+  | 'running'
+  | 'done'
+  | 'error'
+  | 'failed'
+  | 'cancelled'
+  | 'interrupted'
 
 export interface CallEntry {
   kind: 'call'

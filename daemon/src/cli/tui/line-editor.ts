@@ -46,7 +46,10 @@ export interface EditKey {
 const HISTORY_LIMIT = 100
 
 export type TypedKey =
-  { kind: 'text'; text: string } | { kind: 'enter' } | { kind: 'tab' } | { kind: 'backspace' }
+  | { kind: 'text'; text: string }
+  | { kind: 'enter' }
+  | { kind: 'tab' }
+  | { kind: 'backspace' }
 
 /**
  * Splits input that arrived in one read (a paste, or keys typed faster than they are read) into

@@ -13,7 +13,8 @@ export async function revokeTokens(
 ): Promise<boolean> {
   const discovery = await credentials.discovery()
   const metadata = discovery?.authorizationServerMetadata as
-    { revocation_endpoint?: unknown; issuer?: string } | undefined
+    | { revocation_endpoint?: unknown; issuer?: string }
+    | undefined
   const endpoint = metadata?.revocation_endpoint
   const tokens = await credentials.tokens(undefined)
   if (typeof endpoint !== 'string' || tokens === undefined) return false
