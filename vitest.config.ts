@@ -40,8 +40,10 @@ const common = {
   // calls and a kill -9, three hundred sessions) take over 20 s beside a second copy of the suite.
   testTimeout: 60_000,
   hookTimeout: 60_000,
-  // A poll waits on what a loaded machine delivers late; one that should fail still fails.
-  expect: { poll: { timeout: 10_000 } },
+  // A poll waits on what a loaded machine delivers late; one that should fail still fails. Every
+  // probe of a page costs the browser, playwright and the test a round of messages: twice a second
+  // fewer than vitest's default.
+  expect: { poll: { timeout: 10_000, interval: 100 } },
   pool: 'forks',
 } as const
 

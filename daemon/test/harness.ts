@@ -10,7 +10,12 @@ import { dirname, join } from 'node:path'
 import { isAlive } from '../src/daemon/lock.js'
 import { DAEMON_NODE_FLAGS } from '../src/daemon/node-flags.js'
 import { readRuntimeFile, type RuntimeInfo } from '../src/daemon/runtime-file.js'
-import type { ServerInfo, StatusResponse, TranscriptEvent } from '../src/protocol/index.js'
+import type {
+  EventsPage,
+  ServerInfo,
+  StatusResponse,
+  TranscriptEvent,
+} from '../src/protocol/index.js'
 
 import { stdioServerPath } from '../../e2e/fixtures/paths.js'
 import { runCliInProcess } from './cli-in-process.js'
@@ -86,6 +91,9 @@ export async function waitFor<T>(
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs
   let last: unknown
+  // Asked again soon at first, then less often: a wait of seconds costs the daemon and the test a
+  // few dozen probes, not hundreds.
+  let pause = 10
   while (Date.now() < deadline) {
     try {
       const value = await probe()
@@ -93,7 +101,8 @@ export async function waitFor<T>(
     } catch (error) {
       last = error
     }
-    await new Promise((resolve) => setTimeout(resolve, 25))
+    await new Promise((resolve) => setTimeout(resolve, pause))
+    pause = Math.min(pause * 1.5, 200)
   }
   throw new Error(
     `timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`,
@@ -219,12 +228,35 @@ export function surface(
       headers: { authorization: `Bearer ${info.token}`, ...(init.headers ?? {}) },
     })
   const servers = async () => (await (await api('/servers')).json()) as ServerInfo[]
-  const events = async (session?: string) => {
-    const id = session ?? ((await (await api('/status')).json()) as StatusResponse).defaultSession
-    const page = (await (await api(`/sessions/${id}/events?limit=10000`)).json()) as {
-      events: TranscriptEvent[]
-    }
-    return page.events
+  const defaultSession = async () =>
+    ((await (await api('/status')).json()) as StatusResponse).defaultSession
+  const eventsAfter = async (session: string, after: number) =>
+    (
+      (await (
+        await api(`/sessions/${session}/events?after=${after}&limit=10000`)
+      ).json()) as EventsPage
+    ).events
+  const events = async (session?: string) => eventsAfter(session ?? (await defaultSession()), 0)
+  /**
+   * The first event of the default session that `match` accepts. Each probe reads only what was
+   * stored since the last; the whole transcript again when the session changed or was compacted
+   * past the cursor (the daemon then answers from the start).
+   */
+  const waitForEvent = (match: (event: TranscriptEvent) => boolean, timeoutMs = 10_000) => {
+    let session: string | undefined
+    let after = 0
+    return waitFor(
+      async () => {
+        const current = await defaultSession()
+        if (current !== session) [session, after] = [current, 0]
+        const page = await eventsAfter(current, after)
+        const found = page.find(match)
+        after = page.at(-1)?.seq ?? after
+        return found
+      },
+      timeoutMs,
+      'a matching event',
+    )
   }
   const { stateDir, configPath, workspace, userSettingsPath } = prepared
   return {
@@ -244,8 +276,7 @@ export function surface(
         `server ${name} to be ${status}`,
       ),
     events,
-    waitForEvent: (match: (event: TranscriptEvent) => boolean, timeoutMs = 10_000) =>
-      waitFor(async () => (await events()).find(match), timeoutMs, 'a matching event'),
+    waitForEvent,
     writeSettings: (next: unknown) => writeFile(configPath, JSON.stringify(next, null, 2)),
     stop,
   } satisfies Daemon
