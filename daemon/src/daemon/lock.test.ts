@@ -12,8 +12,10 @@ function stateOf(pid: number): string {
 
 describe('isAlive', () => {
   it('counts a running process as alive and a zombie its parent never collects as gone', async () => {
-    // The shell starts a child that exits at once, then becomes a `sleep` that never waits for it.
-    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], {
+    // The shell starts a child, then becomes a `sleep` that never waits for it. The child exits
+    // only once its parent is that `sleep`: had it exited sooner, the shell could have collected it.
+    const child = `while [ "$(cat /proc/$PPID/comm)" != sleep ]; do sleep 0.01; done`
+    const parent = spawn('sh', ['-c', `sh -c '${child}' & echo $!; exec sleep 30`], {
       stdio: ['ignore', 'pipe', 'ignore'],
     })
     try {
