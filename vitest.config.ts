@@ -41,8 +41,8 @@ const common = {
   testTimeout: 60_000,
   hookTimeout: 60_000,
   // A poll waits on what a loaded machine delivers late; one that should fail still fails. Every
-  // probe of a page costs the browser, playwright and the test a round of messages: twice a second
-  // fewer than vitest's default.
+  // probe of a page costs the browser, playwright and the test a round of messages: half as many
+  // probes as vitest's default of one every 50 ms.
   expect: { poll: { timeout: 10_000, interval: 100 } },
   pool: 'forks',
 } as const
