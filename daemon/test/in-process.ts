@@ -3,7 +3,7 @@
 // `cli()` runs the command line in this process too (see cli-in-process.ts).
 // For every test whose behaviour is not about the daemon's process (signals, kill -9, limits).
 
-import { InMemoryTransport } from '@modelcontextprotocol/client'
+import { InMemoryTransport, type Transport } from '@modelcontextprotocol/client'
 import type { Server } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { serveFixtureInMemory } from '../../e2e/fixtures/in-memory.js'
@@ -23,6 +23,11 @@ export interface InProcessOptions extends Omit<StartOptions, 'args' | 'ulimit'> 
    * gets a new server over the SDK's in-memory transport instead of what the entry names.
    */
   inMemory?: Record<string, () => Server>
+  /**
+   * Wraps the daemon's end of an `inMemory` server's transport, by the same name: a test about a
+   * wire that misbehaves (a send that never completes, say) changes it here.
+   */
+  wire?: Record<string, (transport: Transport) => Transport>
   /**
    * Unless false, every stdio fixture server (`fixture(...)`) whose flags ask nothing of a process,
    * and every App fixture server, runs in this process over the in-memory transport (see
@@ -51,7 +56,7 @@ function inMemoryTransports(options: InProcessOptions): TransportFactory {
     ) {
       return createTransport(config, hooks)
     }
-    return withHooks(client, hooks)
+    return withHooks(options.wire?.[config.name]?.(client) ?? client, hooks)
   }
 }
 

@@ -9,6 +9,7 @@ import {
   waitFor,
 } from './harness.js'
 import { startInProcess } from './in-process.js'
+import { createFixtureServer } from '../../e2e/fixtures/mcp-server.js'
 import { PROBE_CAPS, PROBE_FLOOR_MS } from '../src/mcp/connect-plan.js'
 import { CLOSE_STEP_MS } from '../src/mcp/server-process.js'
 
@@ -182,6 +183,37 @@ describe('version negotiation', () => {
       expect(took).toBeLessThan(2000 + CLOSE_STEP_MS + 2500)
     })
   }
+
+  it('fails a server within its discoveryTimeoutMs when the handshake never settles', async () => {
+    // The server answers `initialize`; the daemon's `notifications/initialized` is never written
+    // out, as a stdio send waits forever for a pipe to drain once its end was closed under it.
+    const daemon = await startInProcess(
+      {
+        mcpServers: {
+          stalled: {
+            command: 'served-in-memory',
+            versionNegotiation: 'legacy',
+            discoveryTimeoutMs: 500,
+          },
+        },
+      },
+      {
+        inMemory: { stalled: () => createFixtureServer({ name: 'stalled' }) },
+        wire: {
+          stalled: (transport) => {
+            const send = transport.send.bind(transport)
+            transport.send = (message, options) =>
+              'method' in message && message.method === 'notifications/initialized'
+                ? new Promise(() => {})
+                : send(message, options)
+            return transport
+          },
+        },
+      },
+    )
+    const server = await daemon.waitForStatus('stalled', 'failed')
+    expect(server.error).toContain('no answer within 500 ms')
+  })
 
   it('skips the probe when the budget cannot cover it, proved by a single spawn', async () => {
     const dir = await tempDir()

@@ -594,18 +594,28 @@ export class Connection {
     })
     this.pending = client
     let timedOut = false
-    const deadline = setTimeout(() => {
-      timedOut = true
-      void transport.close()
-    }, plan.deadlineMs)
+    let deadline: NodeJS.Timeout | undefined
+    // The deadline ends the attempt itself, not only its transport: once the transport is closed
+    // under it, an SDK promise may never settle (a send waiting for a pipe that was ended to drain).
+    const deadlinePassed = new Promise<never>((_, reject) => {
+      deadline = setTimeout(() => {
+        timedOut = true
+        void transport.close()
+        reject(new Error('deadline passed'))
+      }, plan.deadlineMs)
+    })
     try {
-      await client.connect(transport, {
-        timeout: plan.deadlineMs,
-        ...(prior === undefined ? {} : { prior: { kind: 'modern', discover: prior } }),
-      })
-      // Only the tools listing gates readiness; prompts and resources fill in after.
-      const tools = await listTools(client, 'use')
-      await this.watchToolList(client, generation)
+      const handshake = async () => {
+        await client.connect(transport, {
+          timeout: plan.deadlineMs,
+          ...(prior === undefined ? {} : { prior: { kind: 'modern', discover: prior } }),
+        })
+        // Only the tools listing gates readiness; prompts and resources fill in after.
+        const listed = await listTools(client, 'use')
+        await this.watchToolList(client, generation)
+        return listed
+      }
+      const tools = await Promise.race([handshake(), deadlinePassed])
       if (timedOut) throw new Error('deadline passed')
       clearTimeout(deadline)
       this.pending = undefined
