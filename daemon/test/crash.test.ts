@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { TranscriptEvent } from '../src/protocol/index.js'
+import type { LogsResponse, TranscriptEvent } from '../src/protocol/index.js'
 import {
   brokenUntilFixed,
   cleanup,
@@ -48,15 +48,22 @@ describe('server crashes and shutdown', () => {
     expect(body.error.code).toBe('server_crashed')
     expect(body.error.message).toContain('"fragile"')
     expect(body.error.message).toContain('exited with code 7')
-    // The crash tool exits 50 ms after the call arrives. Timed by the daemon's own events, from
-    // the call entering the transcript to its failure, so this process's scheduling does not count.
+    // Timed from the server's exit, which it stamps on stderr, to the daemon's own record of the
+    // failure: neither this process's scheduling nor the server's own timer counts.
     const requested = await daemon.waitForEvent(
       (event) => event.type === 'call.requested' && event.tool === 'mcp_fragile_crash',
     )
     const failed = await daemon.waitForEvent(
       (event) => event.type === 'call.failed' && event.callId === callIdOf(requested),
     )
-    expect(Date.parse(failed.time) - Date.parse(requested.time)).toBeLessThan(1000)
+    const exitedAt = await waitFor(async () => {
+      const logs = (await (await daemon.api('/servers/fragile/logs')).json()) as LogsResponse
+      const stamp = logs.entries
+        .map((entry) => ('text' in entry ? /exiting with code 7 at (\d+)/.exec(entry.text) : null))
+        .find((match) => match !== null)
+      return stamp === undefined ? undefined : Number(stamp?.[1])
+    }, 10_000)
+    expect(Date.parse(failed.time) - exitedAt).toBeLessThan(1000)
 
     const fragile = (await daemon.servers()).find((s) => s.name === 'fragile')
     expect(['failed', 'connecting', 'ready']).toContain(fragile?.status)
