@@ -36,10 +36,12 @@ const ALL_FILES = [
 
 /** What every test file gets, in either kind of worker. */
 const common = {
-  // A guard against a test that hangs, not a bound on its speed: the heaviest tests (a thousand
-  // calls and a kill -9, three hundred sessions) take over 20 s beside a second copy of the suite.
-  testTimeout: 60_000,
-  hookTimeout: 60_000,
+  // A guard against a test that hangs, not a bound on its speed: every wait inside a test has a
+  // bound of its own that names what did not happen. The heaviest tests (a thousand calls and a
+  // kill -9, three hundred sessions, a browser test of a dozen steps) take over 20 s beside a
+  // second copy of the suite, and up to seven times their quiet time on a machine that busy.
+  testTimeout: 120_000,
+  hookTimeout: 120_000,
   // A poll waits on what a loaded machine delivers late; one that should fail still fails. Every
   // probe of a page costs the browser, playwright and the test a round of messages: half as many
   // probes as vitest's default of one every 50 ms.
@@ -72,8 +74,9 @@ export default defineConfig({
     globalSetup: ['e2e/test/chromium-server.ts', 'daemon/test/run-dir.ts'],
     fileParallelism: true,
     sequence: { sequencer: ProcessFilesFirst },
-    // Many files wait on processes, sockets and timers: a third worker keeps two cores busy.
-    maxWorkers: 3,
+    // Many files wait on processes, sockets and timers: with three workers the two cores stood
+    // idle about a third of a run; with four they are busy nearly all of it.
+    maxWorkers: 4,
     projects: [
       { test: { ...common, name: 'process', include: PROCESS_FILES, isolate: true } },
       {
