@@ -47,7 +47,7 @@ beforeAll(async () => {
     10_000,
     "both servers' prompts, resources and templates",
   )
-}, 60_000)
+})
 
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close().catch(() => {})))

@@ -11,7 +11,7 @@ beforeAll(async () => {
     (await daemon.servers()).map((server) => [server.name, server.era]),
   )
   expect(eras).toEqual({ everything: 'legacy', modern: 'modern', legacy: 'legacy' })
-}, 60_000)
+})
 
 afterAll(cleanup)
 

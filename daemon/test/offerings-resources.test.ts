@@ -11,7 +11,7 @@ let daemon: Daemon
 
 beforeAll(async () => {
   daemon = await startOfferingsDaemon()
-}, 60_000)
+})
 
 afterAll(cleanup)
 

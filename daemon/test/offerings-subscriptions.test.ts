@@ -35,7 +35,7 @@ beforeAll(async () => {
     waitForOfferings(daemon, 'legacy', { prompts: 4, resources: 7, templates: 3 }),
     daemon.waitForStatus('plain', 'ready'),
   ])
-}, 60_000)
+})
 
 afterAll(cleanup)
 

@@ -77,7 +77,7 @@ describe('a tool that needs a task, on server-everything (2025-11-25)', () => {
       },
     })
     await daemon.waitForStatus('everything', 'ready', 30_000)
-  }, 40_000)
+  })
   afterAll(cleanup)
 
   it('is listed as a task tool that can be called', async () => {

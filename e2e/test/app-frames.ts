@@ -2,7 +2,7 @@
 // record of when frames leave the page (to check an App is told before its frame goes), and a new
 // session to move to, which closes the Apps on screen.
 
-import type { FrameLocator, Page } from 'playwright-core'
+import type { Frame, FrameLocator, Page } from 'playwright-core'
 import { expect } from 'vitest'
 
 /** The App inside the nth card: the proxy's frame, then the App's own. */
@@ -13,6 +13,20 @@ export function appIn(page: Page, nth = 0): FrameLocator {
     .contentFrame()
     .locator('iframe')
     .contentFrame()
+}
+
+/**
+ * The App inside the nth card as the frame it runs in, once that frame is there. A frame locator
+ * finds the App's frame again for every probe, and with a few Apps on the page that costs chromium
+ * tens of milliseconds of CPU each time; a probe of the frame itself costs about a fiftieth of it.
+ * For an App whose frame stays in place: `appIn` follows a frame that is made again.
+ */
+export async function appFrame(page: Page, nth = 0): Promise<Frame> {
+  const proxy = page.locator('[data-testid="app-frame"]').nth(nth)
+  const outer = await (await proxy.elementHandle())?.contentFrame()
+  const inner = await (await outer?.locator('iframe').elementHandle())?.contentFrame()
+  if (inner === null || inner === undefined) throw new Error(`no App in card ${nth}`)
+  return inner
 }
 
 /** Where the host fixture App (app-host-html.ts) shows what its button `id` brought. */
@@ -27,7 +41,11 @@ function outputOf(id: string): string {
  * the click elsewhere, so a click the App did not see is repeated. `dispatch` sends the click to
  * the button without the mouse, for an App something else covers.
  */
-export async function clickInApp(app: FrameLocator, id: string, dispatch = false): Promise<void> {
+export async function clickInApp(
+  app: Frame | FrameLocator,
+  id: string,
+  dispatch = false,
+): Promise<void> {
   const shown = app.locator(`#${outputOf(id)}`)
   await shown.evaluate((node) => (node.textContent = ''))
   const button = app.locator(`#${id}`)

@@ -3,12 +3,13 @@
 // question bar above it, its teardown before its frame goes in every mode, the host context it is
 // kept told (locale, time zone, palette, container size) and its height within each mode's bounds.
 
-import type { Browser, FrameLocator, Page } from 'playwright-core'
+import type { Browser, Frame, FrameLocator, Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { appModesServerPath } from '../fixtures/paths.js'
 import { cleanup, type Daemon } from '../../daemon/test/harness.js'
 import { startInProcess } from '../../daemon/test/in-process.js'
 import {
+  appFrame,
   appIn,
   clickInApp,
   createSession,
@@ -65,14 +66,13 @@ async function shellWith(
   return { daemon, page, errors }
 }
 
-async function showApp(page: Page, tool = 'modes_app', nth = 0): Promise<FrameLocator> {
+async function showApp(page: Page, tool = 'modes_app', nth = 0): Promise<Frame> {
   const item = page.locator(`[data-tool="mcp_modes_${tool}"]`)
   const call = item.getByRole('button', { name: 'Call' })
   if (!(await call.isVisible())) await item.locator('.tool-toggle').click()
   await call.click()
-  const app = appIn(page, nth)
-  await app.locator('#status').getByText('ready').waitFor({ timeout: 15_000 })
-  return app
+  await appIn(page, nth).locator('#status').getByText('ready').waitFor({ timeout: 15_000 })
+  return appFrame(page, nth)
 }
 
 /**
@@ -80,7 +80,7 @@ async function showApp(page: Page, tool = 'modes_app', nth = 0): Promise<FrameLo
  * under another one's panel gets its click dispatched: the App asks, whatever covers it.
  */
 async function askMode(
-  app: FrameLocator,
+  app: Frame | FrameLocator,
   mode: 'inline' | 'fullscreen' | 'pip',
   covered = false,
 ): Promise<string> {
@@ -90,7 +90,7 @@ async function askMode(
   return (await out.textContent()) ?? ''
 }
 
-async function hostContext(app: FrameLocator): Promise<HostContext> {
+async function hostContext(app: Frame | FrameLocator): Promise<HostContext> {
   return JSON.parse((await app.locator('#host-context').textContent()) ?? '{}') as HostContext
 }
 
@@ -113,17 +113,17 @@ function drawnAt(page: Page, selector: string, x: number, y: number): Promise<bo
 }
 
 /** Marks the App's window, so a reload (which a moved frame would cause) shows as a lost mark. */
-async function markApp(app: FrameLocator): Promise<void> {
+async function markApp(app: Frame | FrameLocator): Promise<void> {
   await app.locator('body').evaluate(() => {
     ;(window as unknown as { mark?: string }).mark = 'kept'
   })
 }
 
-async function appMark(app: FrameLocator): Promise<string | undefined> {
+async function appMark(app: Frame | FrameLocator): Promise<string | undefined> {
   return app.locator('body').evaluate(() => (window as unknown as { mark?: string }).mark)
 }
 
-describe('App display modes in the WebShell', { timeout: 60_000 }, () => {
+describe('App display modes in the WebShell', () => {
   it('shows an App full screen on its request, keeps questions answerable above it, and Escape brings it back', async () => {
     const { daemon, page, errors } = await shellWith()
     const app = await showApp(page)

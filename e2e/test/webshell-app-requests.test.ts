@@ -7,13 +7,13 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { FrameLocator, Page } from 'playwright-core'
+import type { Frame, Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TranscriptEvent } from '../../daemon/src/protocol/index.js'
 import { cleanup, fixture, tempDir, type Daemon } from '../../daemon/test/harness.js'
 import { startInProcess } from '../../daemon/test/in-process.js'
 import { appHostServerPath } from '../fixtures/paths.js'
-import { clickInApp } from './app-frames.js'
+import { appFrame, appIn, clickInApp } from './app-frames.js'
 import { errorsBesidesDaemonAway, openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
@@ -40,7 +40,7 @@ interface Opened {
   daemon: Daemon
   page: Page
   errors: string[]
-  app: FrameLocator
+  app: Frame
   /** The call whose result rendered the App. */
   appCallId: string
 }
@@ -58,20 +58,16 @@ async function openApp(): Promise<Opened> {
   const requested = (await daemon.waitForEvent(
     (event) => event.type === 'call.requested' && event.tool === 'mcp_host_host_app',
   )) as Extract<TranscriptEvent, { type: 'call.requested' }>
-  const app = page
-    .locator('[data-testid="app-frame"]')
-    .first()
-    .contentFrame()
-    .locator('iframe')
-    .contentFrame()
-  await expect.poll(() => app.locator('#status').textContent(), { timeout: 20_000 }).toBe('ready')
+  await appIn(page, 0).locator('#status').getByText('ready').waitFor({ timeout: 20_000 })
+  const app = await appFrame(page, 0)
+  expect(await app.locator('#status').textContent()).toBe('ready')
   // Initialised: the App has its host capabilities, so it is open with the daemon.
   await expect.poll(() => app.locator('#caps').textContent()).not.toBe('')
   return { daemon, page, errors, app, appCallId: requested.callId }
 }
 
 /** Clicks one of the App's buttons and waits for its outcome. */
-async function press(app: FrameLocator, id: string): Promise<string> {
+async function press(app: Frame, id: string): Promise<string> {
   await clickInApp(app, id)
   const out = app.locator(`#out-${id}`)
   await expect.poll(() => out.textContent(), { timeout: 15_000 }).not.toMatch(/^(…)?$/)
@@ -371,5 +367,5 @@ describe('what an MCP App may ask of the WebShell', () => {
     expect(await press(app, 'read')).toBe('notes from the host server')
     expect(errorsBesidesDaemonAway(errors), errors.join('\n')).toEqual([])
     await page.close()
-  }, 60_000)
+  })
 })

@@ -199,7 +199,7 @@ describe('App start in the WebShell', () => {
     ).toBe(false)
     expect(errors, errors.join('\n')).toEqual([])
     await page.close()
-  }, 90_000)
+  })
 
   it('gives an App a frame of its own when the readied one failed to load', async () => {
     const daemon = await startInProcess({ mcpServers: { probe: probeServer } })

@@ -69,5 +69,5 @@ describe('the tab while Ferry is down', () => {
 
     expect(errorsBesidesDaemonAway(errors), errors.join('\n')).toEqual([])
     await page.close()
-  }, 60_000)
+  })
 })

@@ -172,5 +172,5 @@ describe('the Grants pane', () => {
     await careful.close()
     expect(errors, errors.join('\n')).toEqual([])
     await page.close()
-  }, 60_000)
+  })
 })

@@ -110,7 +110,7 @@ describe('hostile MCP Apps in the WebShell', () => {
     })
     expect(errors, errors.join('\n')).toEqual([])
     await page.close()
-  }, 60_000)
+  })
 
   it('shows no App whose resources would load from this machine, and says why', async () => {
     const daemon = await startInProcess({ mcpServers: { probe: probeServer } })
@@ -188,5 +188,5 @@ describe('hostile MCP Apps in the WebShell', () => {
       errors.join('\n'),
     ).toEqual([])
     await page.close()
-  }, 60_000)
+  })
 })

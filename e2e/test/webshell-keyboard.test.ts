@@ -168,5 +168,5 @@ describe('answering from the keyboard', () => {
     )
     expect(errors, errors.join('\n')).toEqual([])
     await page.close()
-  }, 60_000)
+  })
 })

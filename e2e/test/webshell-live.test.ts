@@ -178,7 +178,7 @@ describe('the live transcript', () => {
 
     expect(errors, errors.join('\n')).toEqual([])
     expect(other.errors, other.errors.join('\n')).toEqual([])
-  }, 60_000)
+  })
 
   it('follows the last session asked for when the daemon answers switches late', async () => {
     const daemon = await startInProcess({ mcpServers: { fx: fixture([]) } })
