@@ -135,6 +135,7 @@ export async function bearerForwarder(
 interface Check {
   id: string
   status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'SKIPPED' | 'INFO'
+  errorMessage?: string
 }
 
 /** The synthetic checks the suite adds to every scenario that exchanged messages. */
@@ -156,22 +157,62 @@ export async function runRevision(
   revision: Revision,
   outputDir: string,
 ): Promise<{ results: Map<string, ScenarioResult>; log: string }> {
-  const { out } = await run(
-    node,
-    [suiteCli, 'server', '--url', url, '--requirements', revision, '--output-dir', outputDir],
-    // A hang guard: 15 s on a quiet machine, several times that beside a second copy of the suite.
-    150_000,
-  )
-  const results = new Map<string, ScenarioResult>()
-  for (const dir of await readdir(outputDir)) {
-    const scenario = /^server-(.+)-\d{4}-\d\d-\d\dT[\d-]+Z$/.exec(dir)?.[1]
-    if (scenario === undefined) continue
-    const checks = JSON.parse(
-      await readFile(join(outputDir, dir, 'checks.json'), 'utf8'),
-    ) as Check[]
-    results.set(scenario, outcomeOf(checks))
+  const suite = (args: string[], dir: string) =>
+    run(
+      node,
+      [suiteCli, 'server', '--url', url, ...args, '--output-dir', dir],
+      // A hang guard: 15 s on a quiet machine, several times that beside a second copy of the suite.
+      150_000,
+    )
+  const { out } = await suite(['--requirements', revision], outputDir)
+  const checks = await readChecks(outputDir)
+  let log = out
+  for (const [scenario, ran] of checks) {
+    if (!ran.some(missedWindow)) continue
+    const again = join(outputDir, `again-${scenario}`)
+    await mkdir(again)
+    log += (await suite(['--scenario', scenario, '--spec-version', revision], again)).out
+    const second = (await readChecks(again)).get(scenario)
+    if (second !== undefined) checks.set(scenario, second)
   }
-  return { results, log: out }
+  const results = new Map<string, ScenarioResult>()
+  for (const [scenario, ran] of checks) results.set(scenario, outcomeOf(ran))
+  return { results, log }
+}
+
+/** Each scenario's checks, from the `checks.json` the suite wrote for it under `dir`. */
+async function readChecks(dir: string): Promise<Map<string, Check[]>> {
+  const checks = new Map<string, Check[]>()
+  for (const entry of await readdir(dir)) {
+    const scenario = /^server-(.+)-\d{4}-\d\d-\d\dT[\d-]+Z$/.exec(entry)?.[1]
+    if (scenario === undefined) continue
+    checks.set(
+      scenario,
+      JSON.parse(await readFile(join(dir, entry, 'checks.json'), 'utf8')) as Check[],
+    )
+  }
+  return checks
+}
+
+/**
+ * What the suite says when a response stream it reads brought no frame within a window of its own
+ * (half a second to a second and a half, by its clock, whatever the machine's load). A check that
+ * failed that way measured how busy the machine was; its scenario runs once more, alone, and that
+ * run is the one that counts. A server that never sends the frame fails the same way again.
+ */
+const NO_FRAME_IN_WINDOW = [
+  'Failed to receive progressive stream chunk',
+  'Logging target endpoint context dropped',
+  'Failed to open or receive frames from the subscriptions/listen stream',
+  'Strict subscription filtering line failed to return',
+  'Failed to open stream line or tracking frames are missing',
+]
+
+function missedWindow(check: Check): boolean {
+  return (
+    (check.status === 'FAILURE' || check.status === 'WARNING') &&
+    NO_FRAME_IN_WINDOW.some((start) => check.errorMessage?.startsWith(start) === true)
+  )
 }
 
 export interface ExpectedRow {
