@@ -616,7 +616,6 @@ export class Connection {
         return listed
       }
       const tools = await Promise.race([handshake(), deadlinePassed])
-      if (timedOut) throw new Error('deadline passed')
       clearTimeout(deadline)
       this.pending = undefined
       if (this.closed) throw new Error('connection closed while connecting')
