@@ -10,7 +10,6 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node'
  */
 const PROCESS_FILES = [
   'daemon/test/attach-tui.test.ts',
-  'daemon/test/conformance-client.test.ts',
   'daemon/test/grant-scope.test.ts',
   'daemon/test/input-terminal.test.ts',
   'daemon/test/terminal-output.test.ts',
@@ -24,6 +23,7 @@ const PROCESS_FILES = [
  */
 const SUITE_FILES = [
   'daemon/test/conformance-auth.test.ts',
+  'daemon/test/conformance-client.test.ts',
   'daemon/test/gateway-conformance.test.ts',
 ]
 

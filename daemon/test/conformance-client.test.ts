@@ -34,15 +34,24 @@ describe('the MCP conformance suite with Ferry as the client', () => {
         daemon = await startInProcess({ mcpServers: {} })
       })(),
     ])
-    process.env.FERRY_CONFORMANCE_DAEMON = JSON.stringify({
-      url: daemon.info.url,
-      token: daemon.info.token,
-      configPath: daemon.configPath,
-    })
+    const env = {
+      FERRY_CONFORMANCE_DAEMON: JSON.stringify({
+        url: daemon.info.url,
+        token: daemon.info.token,
+        configPath: daemon.configPath,
+      }),
+    }
     for (const { scenario, revision } of CLIENT_ELICITATION_SCENARIOS) {
       const outputDir = await tempDir(`ferry-conformance-client-`)
       const command = `${process.execPath} ${conformanceClientPath}`
-      const { result, log } = await runClientScenario(node, command, scenario, revision, outputDir)
+      const { result, log } = await runClientScenario(
+        node,
+        command,
+        scenario,
+        revision,
+        outputDir,
+        env,
+      )
       logs.push(log)
       if (result === undefined) continue
       const run = results.get(revision) ?? new Map<string, ScenarioResult>()
@@ -52,7 +61,6 @@ describe('the MCP conformance suite with Ferry as the client', () => {
   }, 280_000)
 
   afterAll(async () => {
-    delete process.env.FERRY_CONFORMANCE_DAEMON
     await cleanup()
   })
 

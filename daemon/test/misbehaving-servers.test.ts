@@ -19,7 +19,7 @@ describe('misbehaving stdio servers', () => {
     })
     await daemon.waitForStatus('flood', 'ready')
     await daemon.waitForStatus('calm', 'ready')
-    const flooded = await daemon.cli(['call', 'mcp_flood_flood', '{"mb":32}'])
+    const flooded = await daemon.cli(['call', 'mcp_flood_flood', '{"mb":12}'])
     expect(flooded.code).toBe(2)
     expect(flooded.stderr).toContain(
       '"flood" wrote a line over 10 MiB on stdout and was disconnected',
