@@ -5,23 +5,28 @@ import { conformanceSignInPath } from '../../e2e/fixtures/paths.js'
 import { standInBrowser } from '../../e2e/fixtures/stand-in-browser.js'
 import {
   installSuiteNode,
-  runClientScenario,
+  runClientSuite,
   type ScenarioResult,
   type SpecVersion,
 } from './conformance-suite.js'
 import { cleanup, tempDir } from './harness.js'
 import { startInProcess } from './in-process.js'
 
-// The MCP conformance suite's client auth scenarios, with Ferry as the client: for each, the suite
-// starts its authorization and resource servers and then `e2e/fixtures/conformance-sign-in.ts`,
-// which adds the server to a real daemon of its own, runs `ferry login` with a stand-in browser
-// (a `BROWSER` that follows the authorization page's redirects) whenever the server waits for a
-// sign-in, and calls its tool. docs/api.md's sign-in table is what each must give.
+// The MCP conformance suite's client auth scenarios, with Ferry as the client: the suite runs
+// each suite of them (`auth` at 2025-11-25, `backcompat` at 2025-03-26) with every scenario at
+// once, starting its authorization and resource servers and then
+// `e2e/fixtures/conformance-sign-in.ts`, which adds the server to a real daemon of the scenario's
+// own, runs `ferry login` with a stand-in browser (a `BROWSER` that follows the authorization
+// page's redirects) whenever the server waits for a sign-in, and calls its tool. docs/api.md's
+// sign-in table is what each must give.
 
 const docsApiPath = fileURLToPath(new URL('../../docs/api.md', import.meta.url))
 const HEADING = '### Sign-in scenarios'
-/** Scenarios run side by side: each has its own daemon, servers and suite process. */
-const AT_ONCE = 4
+/** The suite's client suites, each with the revision whose wire its scenarios run on. */
+const SUITES = [
+  { suite: 'auth', version: '2025-11-25' },
+  { suite: 'backcompat', version: '2025-03-26' },
+] as const
 
 interface Row {
   scenario: string
@@ -52,38 +57,42 @@ describe('the MCP conformance suite’s sign-in scenarios with Ferry as the clie
   let rows: Row[] = []
   const results = new Map<string, ScenarioResult | undefined>()
   const logs = new Map<string, string>()
+  /** What the suite ran, whether or not the table has it. */
+  const suiteRan: string[] = []
 
   beforeAll(async () => {
     rows = signInTable(await readFile(docsApiPath, 'utf8'))
     const node = await installSuiteNode()
     const browser = await standInBrowser(await tempDir('ferry-browser-'))
-    const queue = [...rows]
-    const worker = async () => {
-      for (let row = queue.shift(); row !== undefined; row = queue.shift()) {
-        const daemon = await startInProcess({ mcpServers: {} })
-        const env = {
-          FERRY_CONFORMANCE_DAEMON: JSON.stringify({
+    await Promise.all(
+      SUITES.map(async ({ suite, version }) => {
+        const daemons: Record<string, object> = {}
+        for (const row of rows.filter((row) => row.version === version)) {
+          const daemon = await startInProcess({ mcpServers: {} })
+          daemons[row.scenario] = {
             url: daemon.info.url,
             token: daemon.info.token,
             configPath: daemon.configPath,
             stateDir: daemon.stateDir,
-            browser,
-          }),
+          }
         }
-        const { result, log } = await runClientScenario(
+        const ran = await runClientSuite(
           node,
           `${process.execPath} ${conformanceSignInPath}`,
-          row.scenario,
-          row.version,
+          suite,
+          version,
           await tempDir('ferry-conformance-auth-'),
-          env,
+          { FERRY_CONFORMANCE_DAEMONS: JSON.stringify({ daemons, browser }) },
         )
-        results.set(`${row.scenario} ${row.version}`, result)
-        logs.set(`${row.scenario} ${row.version}`, log)
-        await daemon.stop()
-      }
-    }
-    await Promise.all(Array.from({ length: AT_ONCE }, worker))
+        for (const scenario of Object.keys(daemons)) {
+          const key = `${scenario} ${version}`
+          const own = ran.results.get(scenario)
+          results.set(key, own?.result)
+          logs.set(key, own?.log ?? `no result for ${scenario}; the suite said:\n${ran.log}`)
+        }
+        for (const scenario of ran.results.keys()) suiteRan.push(`${scenario} ${version}`)
+      }),
+    )
   }, 280_000)
 
   afterAll(cleanup)
@@ -113,6 +122,7 @@ describe('the MCP conformance suite’s sign-in scenarios with Ferry as the clie
         ])
         .sort(),
     )
+    expect(suiteRan.sort()).toEqual(rows.map((row) => `${row.scenario} ${row.version}`).sort())
     const mismatches = rows.flatMap((row) => {
       const key = `${row.scenario} ${row.version}`
       const result = results.get(key)

@@ -313,3 +313,50 @@ export async function runClientScenario(
   }
   return { result: undefined, log: out }
 }
+
+/**
+ * Runs one of the suite's client suites (`--suite <suite>`) at `revision`: the suite starts every
+ * scenario of it at once, each with `command` (the scenario's server URL appended) as its client,
+ * which finds the scenario's name in `MCP_CONFORMANCE_SCENARIO`. Gives each scenario's outcome,
+ * with what its client printed, by the scenario's name.
+ */
+export async function runClientSuite(
+  node: string,
+  command: string,
+  suite: string,
+  revision: SpecVersion,
+  outputDir: string,
+  env: Record<string, string> = {},
+): Promise<{ results: Map<string, { result: ScenarioResult; log: string }>; log: string }> {
+  const { out } = await run(
+    node,
+    [
+      suiteCli,
+      'client',
+      '--command',
+      command,
+      '--suite',
+      suite,
+      '--spec-version',
+      revision,
+      '--output-dir',
+      outputDir,
+      '--timeout',
+      '60000',
+    ],
+    150_000,
+    env,
+  )
+  // Each scenario `auth/x` writes its results under `auth/x-<time>`.
+  const results = new Map<string, { result: ScenarioResult; log: string }>()
+  for (const dir of await readdir(outputDir, { recursive: true })) {
+    const scenario = /^(.+)-\d{4}-\d\d-\d\dT[\d-]+Z$/.exec(dir)?.[1]
+    if (scenario === undefined) continue
+    const read = (file: string) => readFile(join(outputDir, dir, file), 'utf8').catch(() => '')
+    const checks = JSON.parse((await read('checks.json')) || 'null') as Check[] | null
+    if (checks === null) continue
+    const log = `client stdout:\n${await read('stdout.txt')}\nclient stderr:\n${await read('stderr.txt')}`
+    results.set(scenario, { result: outcomeOf(checks), log })
+  }
+  return { results, log: out }
+}
