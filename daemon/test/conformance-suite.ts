@@ -270,6 +270,40 @@ export const CLIENT_ELICITATION_SCENARIOS = [
 export type SpecVersion = Revision | '2025-03-26'
 
 /**
+ * The suite in client mode: the scenarios `selection` names (`--scenario x` or `--suite y`) at
+ * `revision`, each with `command` (the server URL appended) as its client and `env` added to the
+ * client's environment, each client given 60 s.
+ */
+function runClient(
+  node: string,
+  command: string,
+  selection: string[],
+  revision: SpecVersion,
+  outputDir: string,
+  env: Record<string, string>,
+): Promise<{ code: number; out: string }> {
+  return run(
+    node,
+    [
+      suiteCli,
+      'client',
+      '--command',
+      command,
+      ...selection,
+      '--spec-version',
+      revision,
+      '--output-dir',
+      outputDir,
+      '--timeout',
+      '60000',
+    ],
+    // A hang guard: the suite's scenarios run at once, so one client's 60 s bounds the run.
+    150_000,
+    env,
+  )
+}
+
+/**
  * Runs one client scenario, starting `command` (the server URL appended) as the client, with
  * `env` added to the client's environment.
  */
@@ -281,25 +315,7 @@ export async function runClientScenario(
   outputDir: string,
   env: Record<string, string> = {},
 ): Promise<{ result: ScenarioResult | undefined; log: string }> {
-  const { out } = await run(
-    node,
-    [
-      suiteCli,
-      'client',
-      '--command',
-      command,
-      '--scenario',
-      scenario,
-      '--spec-version',
-      revision,
-      '--output-dir',
-      outputDir,
-      '--timeout',
-      '60000',
-    ],
-    100_000,
-    env,
-  )
+  const { out } = await runClient(node, command, ['--scenario', scenario], revision, outputDir, env)
   // A scenario named `auth/x` writes its results under `auth-x-<time>` or `auth/x-<time>`.
   const prefix = scenario.replace('/', '-')
   for (const dir of await readdir(outputDir, { recursive: true })) {
@@ -328,25 +344,7 @@ export async function runClientSuite(
   outputDir: string,
   env: Record<string, string> = {},
 ): Promise<{ results: Map<string, { result: ScenarioResult; log: string }>; log: string }> {
-  const { out } = await run(
-    node,
-    [
-      suiteCli,
-      'client',
-      '--command',
-      command,
-      '--suite',
-      suite,
-      '--spec-version',
-      revision,
-      '--output-dir',
-      outputDir,
-      '--timeout',
-      '60000',
-    ],
-    150_000,
-    env,
-  )
+  const { out } = await runClient(node, command, ['--suite', suite], revision, outputDir, env)
   // Each scenario `auth/x` writes its results under `auth/x-<time>`.
   const results = new Map<string, { result: ScenarioResult; log: string }>()
   for (const dir of await readdir(outputDir, { recursive: true })) {
