@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client'
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, fixture, type Daemon } from './harness.js'
+import type { Debounce } from '../src/gateway/list-changes.js'
+import { cleanup, fixture, waitFor, type Daemon } from './harness.js'
 import { startInProcess } from './in-process.js'
 import { connectGateway, gatewayToken, type Era } from './gateway-surface-clients.js'
 
@@ -81,6 +82,22 @@ async function bothEras(daemon: Daemon): Promise<Watched[]> {
 
 const names = (items: Array<{ name: string }>) => items.map((item) => item.name)
 
+/** A debounce that settles only when the test releases it. */
+function heldDebounce(): { debounce: Debounce; release(): void } {
+  const pending = new Set<() => void>()
+  return {
+    debounce: (settle) => {
+      pending.add(settle)
+      return () => pending.delete(settle)
+    },
+    release: () => {
+      const settles = [...pending]
+      pending.clear()
+      for (const settle of settles) settle()
+    },
+  }
+}
+
 describe('gateway list_changed', () => {
   it('reaches a legacy and a modern client after `ferry reload` adds a server, and both re-list to see it', async () => {
     const settings = { mcpServers: { alpha: fixture(['--surface-label', 'alpha']) } }
@@ -146,24 +163,45 @@ describe('gateway list_changed', () => {
   })
 
   it('tells clients only about the list that changed', async () => {
-    const daemon = await startInProcess({
-      mcpServers: { alpha: fixture(['--surface-label', 'alpha', '--grow']) },
-    })
+    const held = heldDebounce()
+    const daemon = await startInProcess(
+      { mcpServers: { alpha: fixture(['--surface-label', 'alpha', '--grow']) } },
+      { listChangeDebounce: held.debounce },
+    )
     await daemon.waitForStatus('alpha', 'ready')
     const clients = await bothEras(daemon)
-    const grow = async (name: string) => {
-      const told = clients.map((watched) => watched.next('tools'))
-      expect((await daemon.cli(['call', 'mcp_alpha_grow', JSON.stringify({ name })])).code).toBe(0)
+    const { client } = clients[0]!
+    // Each change is told when the test releases it, once the catalog shows it: a release tells
+    // that change and anything still untold, and a notification arrives after every one before it.
+    const tell = async (kind: ListKind, shown: () => Promise<boolean>) => {
+      await waitFor(shown, 15_000, `the catalog to show the ${kind} change`)
+      const told = clients.map((watched) => watched.next(kind))
+      held.release()
       await Promise.all(told)
     }
-    // Two tool changes told one after the other: whatever was still to be told about the
-    // server's first listings went out with the first, so it has arrived by the second.
+    const grow = async (name: string) => {
+      expect((await daemon.cli(['call', 'mcp_alpha_grow', JSON.stringify({ name })])).code).toBe(0)
+      await tell('tools', async () =>
+        names((await client.listTools()).tools).includes(`mcp_alpha_${name}`),
+      )
+    }
+    // The server's first listings are in before the first release, which tells them with sprout1;
+    // sprout2's notification comes after all of that.
+    await waitFor(async () => {
+      const { resources } = await client.listResources()
+      const { resourceTemplates } = await client.listResourceTemplates()
+      return (
+        resources.some((resource) => resource.uri === 'fixture://alpha/own') &&
+        resourceTemplates.length > 0
+      )
+    })
     await grow('sprout1')
     await grow('sprout2')
     for (const { seen } of clients) seen.length = 0
-    const promptsTold = clients.map((watched) => watched.next('prompts'))
-    await daemon.cli(['call', 'mcp_alpha_add_prompt', '{"name":"fresh"}'])
-    await Promise.all(promptsTold)
+    expect((await daemon.cli(['call', 'mcp_alpha_add_prompt', '{"name":"fresh"}'])).code).toBe(0)
+    await tell('prompts', async () =>
+      names((await client.listPrompts()).prompts).includes('mcp_alpha_fresh'),
+    )
     // A tools change next: its notification comes after anything the prompt change sent.
     await grow('sprout3')
     for (const { seen } of clients) expect(seen).toEqual(['prompts', 'tools'])

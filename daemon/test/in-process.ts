@@ -8,6 +8,7 @@ import type { Server } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { serveFixtureInMemory } from '../../e2e/fixtures/in-memory.js'
 import { runDaemon, type DaemonHandle } from '../src/daemon/run-daemon.js'
+import type { Debounce } from '../src/gateway/list-changes.js'
 import type { ProbeCaps } from '../src/mcp/connect-plan.js'
 import { createTransport, withHooks, type TransportFactory } from '../src/mcp/transports.js'
 import { onCleanup, prepare, surface, type Daemon, type StartOptions } from './harness.js'
@@ -39,6 +40,8 @@ export interface InProcessOptions extends Omit<StartOptions, 'args' | 'ulimit'> 
   gatewayWaitingProgressMs?: number
   /** How long an era probe may wait, where a test needs it shorter than a person's daemon. */
   probeCaps?: ProbeCaps
+  /** When gateway clients hear of list changes, where a test must say exactly when. */
+  listChangeDebounce?: Debounce
 }
 
 /** Connects the servers `options` names in this process; every other one as its entry says. */
@@ -79,6 +82,7 @@ export async function startInProcess(
       : { transport: inMemoryTransports(options) }),
     gatewayWaitingProgressMs: options.gatewayWaitingProgressMs,
     probeCaps: options.probeCaps,
+    listChangeDebounce: options.listChangeDebounce,
   })
   const stop = () => handle.stop('the test ended')
   onCleanup(stop)

@@ -10,7 +10,7 @@ import { Ferry } from '../core/ferry.js'
 import { ErrorCode, errorMessage, FerryError } from '../errors.js'
 import { GatewayElicitation } from '../gateway/elicitation.js'
 import { Gateway } from '../gateway/endpoint.js'
-import { ListChanges } from '../gateway/list-changes.js'
+import { ListChanges, type Debounce } from '../gateway/list-changes.js'
 import { GatewayTokenStore } from '../gateway/token-store.js'
 import { createApp } from '../http/app.js'
 import { connectionGuard, unauthenticatedBound } from '../http/connection-guard.js'
@@ -64,6 +64,8 @@ export interface DaemonOptions {
   probeCaps?: ProbeCaps
   /** How often a gateway client waiting for a person hears that it still waits. */
   gatewayWaitingProgressMs?: number
+  /** When gateway clients hear of a burst of list changes; LIST_CHANGE_DEBOUNCE_MS after its first. */
+  listChangeDebounce?: Debounce
 }
 
 export interface DaemonHandle {
@@ -236,7 +238,12 @@ async function start(
   built.defer(() => gateway.close())
   built.defer(() => elicitation.close())
   gatewayTokens.onRevoke((name) => gateway.endClient(name))
-  const listChanges = new ListChanges(ferry, (lists) => gateway.listsChanged(lists), log)
+  const listChanges = new ListChanges(
+    ferry,
+    (lists) => gateway.listsChanged(lists),
+    log,
+    options.listChangeDebounce,
+  )
   built.defer(() => listChanges.close())
   const appDeps = {
     catalog: ferry,

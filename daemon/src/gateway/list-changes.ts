@@ -13,13 +13,25 @@ export type ListKind = 'tools' | 'prompts' | 'resources'
 /** Changes that land within this long of the first are told as one. */
 export const LIST_CHANGE_DEBOUNCE_MS = 50
 
+/**
+ * Runs `settle` once a burst of changes is over, never before it returns, and returns how to call
+ * it off. A test that must know exactly which changes one notification tells supplies its own.
+ */
+export type Debounce = (settle: () => void) => () => void
+
+/** Settles `LIST_CHANGE_DEBOUNCE_MS` after the first change of a burst. */
+export const timedDebounce: Debounce = (settle) => {
+  const timer = setTimeout(settle, LIST_CHANGE_DEBOUNCE_MS)
+  return () => clearTimeout(timer)
+}
+
 function digest(value: unknown): string {
   return createHash('sha256').update(JSON.stringify(value)).digest('hex')
 }
 
 export class ListChanges {
   private last: Record<ListKind, string>
-  private timer: NodeJS.Timeout | undefined
+  private cancelSettle: (() => void) | undefined
   private closed = false
   private readonly clashesLogged = new Set<string>()
 
@@ -27,21 +39,22 @@ export class ListChanges {
     private readonly catalog: CatalogApi,
     private readonly notify: (lists: ReadonlySet<ListKind>) => void,
     private readonly log: Log,
+    private readonly debounce: Debounce = timedDebounce,
   ) {
     this.last = this.digests()
     catalog.onRegistryChange(() => {
       if (this.closed) return
-      this.timer ??= setTimeout(() => this.settle(), LIST_CHANGE_DEBOUNCE_MS)
+      this.cancelSettle ??= this.debounce(() => this.settle())
     })
   }
 
   close(): void {
     this.closed = true
-    clearTimeout(this.timer)
+    this.cancelSettle?.()
   }
 
   private settle(): void {
-    this.timer = undefined
+    this.cancelSettle = undefined
     const now = this.digests()
     const changed = new Set((Object.keys(now) as ListKind[]).filter((k) => now[k] !== this.last[k]))
     this.last = now
