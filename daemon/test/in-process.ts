@@ -9,7 +9,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { serveFixtureInMemory } from '../../e2e/fixtures/in-memory.js'
 import { runDaemon, type DaemonHandle } from '../src/daemon/run-daemon.js'
 import type { Debounce } from '../src/gateway/list-changes.js'
-import type { ProbeCaps } from '../src/mcp/connect-plan.js'
+import { PROBE_CAPS, type ProbeCaps } from '../src/mcp/connect-plan.js'
 import { createTransport, withHooks, type TransportFactory } from '../src/mcp/transports.js'
 import { onCleanup, prepare, surface, type Daemon, type StartOptions } from './harness.js'
 
@@ -43,6 +43,15 @@ export interface InProcessOptions extends Omit<StartOptions, 'args' | 'ulimit'> 
   /** When gateway clients hear of list changes, where a test must say exactly when. */
   listChangeDebounce?: Debounce
 }
+
+/**
+ * Probe caps for a test that counts a probed server's spawns: its sibling's start fits in the
+ * probe even on a machine running two suites at once, where the person's 5 s may not.
+ */
+export const LOADED_PROBE_CAPS: ProbeCaps = { ...PROBE_CAPS, stdio: 15_000 }
+
+/** How long such a test waits for the server to be ready: the probe and the session's start. */
+export const LOADED_READY_MS = 45_000
 
 /** Connects the servers `options` names in this process; every other one as its entry says. */
 function inMemoryTransports(options: InProcessOptions): TransportFactory {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ToolInfo } from '../src/protocol/index.js'
 import { cleanup, countLines, fixture, tempDir, waitFor, type Daemon } from './harness.js'
-import { startInProcess } from './in-process.js'
+import { LOADED_PROBE_CAPS, LOADED_READY_MS, startInProcess } from './in-process.js'
 
 afterEach(cleanup)
 
@@ -16,7 +16,7 @@ async function growAndSee(daemon: Daemon, server: string): Promise<void> {
   expect(grown.code).toBe(0)
   await waitFor(
     async () => (await toolNames(daemon)).includes(`mcp_${server}_sprout`),
-    5000,
+    15_000,
     'the new tool to be listed',
   )
   const call = await daemon.cli(['call', `mcp_${server}_sprout`, '{"text":"fresh"}'])
@@ -41,15 +41,19 @@ describe('tools/list_changed', () => {
         }),
       },
     }
-    const probed = await startInProcess(settings)
-    expect(await probed.waitForStatus('fx', 'ready')).toMatchObject({ era: 'modern' })
+    const probed = await startInProcess(settings, { probeCaps: LOADED_PROBE_CAPS })
+    expect(await probed.waitForStatus('fx', 'ready', LOADED_READY_MS)).toMatchObject({
+      era: 'modern',
+    })
     // The probe runs on a sibling process: two spawns.
     expect(await countLines(spawns)).toBe(2)
     await growAndSee(probed, 'fx')
     await probed.stop()
 
     const remembered = await startInProcess(settings, { stateDir: probed.stateDir })
-    expect(await remembered.waitForStatus('fx', 'ready')).toMatchObject({ era: 'modern' })
+    expect(await remembered.waitForStatus('fx', 'ready', LOADED_READY_MS)).toMatchObject({
+      era: 'modern',
+    })
     // The remembered verdict skipped the probe: one more spawn only.
     expect(await countLines(spawns)).toBe(3)
     await growAndSee(remembered, 'fx')

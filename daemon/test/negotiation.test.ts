@@ -8,7 +8,7 @@ import {
   tempDir,
   waitFor,
 } from './harness.js'
-import { startInProcess } from './in-process.js'
+import { LOADED_PROBE_CAPS, LOADED_READY_MS, startInProcess } from './in-process.js'
 import { createFixtureServer } from '../../e2e/fixtures/mcp-server.js'
 import { PROBE_CAPS, PROBE_FLOOR_MS } from '../src/mcp/connect-plan.js'
 import { CLOSE_STEP_MS } from '../src/mcp/server-process.js'
@@ -263,13 +263,17 @@ describe('version negotiation', () => {
         }),
       },
     }
-    const first = await startInProcess(settings)
-    await first.waitForStatus('known', 'ready')
+    // A probe that a loaded machine's spawn of the sibling fits in: a probe that timed out would
+    // be taken as a legacy answer, and the first start would spawn more than twice.
+    const first = await startInProcess(settings, { probeCaps: LOADED_PROBE_CAPS })
+    await first.waitForStatus('known', 'ready', LOADED_READY_MS)
     expect(await countLines(`${dir}/spawns`)).toBe(2)
     await first.stop()
 
     const second = await startInProcess(settings, { stateDir: first.stateDir })
-    expect(await second.waitForStatus('known', 'ready')).toMatchObject({ era: 'modern' })
+    expect(await second.waitForStatus('known', 'ready', LOADED_READY_MS)).toMatchObject({
+      era: 'modern',
+    })
     expect(await countLines(`${dir}/spawns`)).toBe(3)
     expect((await second.cli(['call', 'mcp_known_echo', '{"text":"again"}'])).stdout).toBe(
       'again\n',

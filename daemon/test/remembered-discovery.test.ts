@@ -1,7 +1,7 @@
 import { chmod, readdir, writeFile } from 'node:fs/promises'
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup, countLines, stdioServerPath, tempDir } from './harness.js'
-import { startInProcess } from './in-process.js'
+import { LOADED_PROBE_CAPS, LOADED_READY_MS, startInProcess } from './in-process.js'
 
 afterEach(cleanup)
 
@@ -25,15 +25,23 @@ describe('remembered discovery results', () => {
         shifty: { command: await switchableServer(dir, 'modern'), versionNegotiation: 'auto' },
       },
     }
-    const first = await startInProcess(settings)
-    expect(await first.waitForStatus('shifty', 'ready')).toMatchObject({ era: 'modern' })
+    // Spawns are counted: every probe must fit its sibling's start, also on a loaded machine.
+    const first = await startInProcess(settings, { probeCaps: LOADED_PROBE_CAPS })
+    expect(await first.waitForStatus('shifty', 'ready', LOADED_READY_MS)).toMatchObject({
+      era: 'modern',
+    })
     await first.stop()
     expect(await readdir(`${first.stateDir}/discovery`)).toHaveLength(1)
     expect(await countLines(`${dir}/spawns`)).toBe(2)
 
     await writeFile(`${dir}/era`, 'legacy')
-    const second = await startInProcess(settings, { stateDir: first.stateDir })
-    expect(await second.waitForStatus('shifty', 'ready')).toMatchObject({ era: 'legacy' })
+    const second = await startInProcess(settings, {
+      stateDir: first.stateDir,
+      probeCaps: LOADED_PROBE_CAPS,
+    })
+    expect(await second.waitForStatus('shifty', 'ready', LOADED_READY_MS)).toMatchObject({
+      era: 'legacy',
+    })
     // One spawn for the rejected prior, then the probe sibling and the session process.
     expect(await countLines(`${dir}/spawns`)).toBe(5)
     expect((await second.cli(['call', 'mcp_shifty_echo', '{"text":"downgraded"}'])).stdout).toBe(

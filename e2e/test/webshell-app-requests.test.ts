@@ -137,11 +137,30 @@ describe('what an MCP App may ask of the WebShell', () => {
       ),
     ).toEqual([])
 
-    // The App asks to go: its teardown starts, and what it asks meanwhile is refused.
+    // The App asks to go: its teardown starts, and what it asks meanwhile is refused. Its frame
+    // goes a second after the teardown starts, so what it shows is read from its console, which
+    // tells every change before the frame can go, not polled from a frame that may be gone.
+    const shown = new Map<string, string>()
+    page.on('console', (message) => {
+      const change = /^shown (\S+) (.*)$/s.exec(message.text())
+      if (change !== null) shown.set(change[1]!, change[2]!)
+    })
+    await app.evaluate(
+      (ids) => {
+        for (const id of ids) {
+          const element = document.getElementById(id)!
+          new MutationObserver(() => console.info(`shown ${id} ${element.textContent}`)).observe(
+            element,
+            { childList: true, characterData: true, subtree: true },
+          )
+        }
+      },
+      ['torn-down', 'out-after-teardown'],
+    )
     await clickInApp(app, 'teardown')
-    await expect.poll(() => app.locator('#torn-down').textContent()).toBe('yes')
+    await expect.poll(() => shown.get('torn-down')).toBe('yes')
     await expect
-      .poll(() => app.locator('#out-after-teardown').textContent())
+      .poll(() => shown.get('out-after-teardown'))
       .toBe('error: this App is being closed; Ferry takes no more requests from it')
     await card(page, appCallId).getByTestId('app-closed').waitFor()
     expect(await page.locator('[data-testid="app-frame"]').count()).toBe(0)
