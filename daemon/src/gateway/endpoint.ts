@@ -5,6 +5,7 @@
 // statelessly, 3 the modern era only (the SDK's strict handler answers everything).
 
 import { randomUUID } from 'node:crypto'
+import type { Readable } from 'node:stream'
 import {
   createMcpHandler,
   isInitializeRequest,
@@ -102,10 +103,10 @@ export class Gateway {
   async fetch(
     request: Request,
     grant: GatewayGrant,
-    incoming?: AsyncIterable<Uint8Array>,
+    incoming?: Readable,
     connection?: RequestConnection,
   ): Promise<Response> {
-    const revoked = this.inFlight.begin(grant.name, connection)
+    const inFlight = this.inFlight.begin(grant.name, connection)
     let parsedBody: unknown
     if (request.method === 'POST') {
       const read = await readMessage(request, incoming)
@@ -114,7 +115,7 @@ export class Gateway {
     }
     const served = await this.serve(request, grant, parsedBody)
     const response = request.method === 'POST' ? await settledResponse(served) : served
-    if (!revoked.aborted) return response
+    if (!inFlight.revoked) return response
     void response.body?.cancel().catch(() => {})
     return revokedWhileRunning()
   }

@@ -14,17 +14,22 @@ export interface RequestConnection {
   onClose(listener: () => void): void
 }
 
+/** One request in flight; `revoked` turns true when its client's token is revoked. */
+export interface InFlightRequest {
+  readonly revoked: boolean
+}
+
 interface Entry {
-  controller: AbortController
+  revoked: boolean
   connection: RequestConnection | undefined
 }
 
 export class InFlight {
   private readonly byClient = new Map<string, Set<Entry>>()
 
-  /** A request of `client` starts: its signal fires when the client's token is revoked. */
-  begin(client: string, connection: RequestConnection | undefined): AbortSignal {
-    const entry: Entry = { controller: new AbortController(), connection }
+  /** A request of `client` starts; it reads as revoked once the client's token is. */
+  begin(client: string, connection: RequestConnection | undefined): InFlightRequest {
+    const entry: Entry = { revoked: false, connection }
     const open = this.byClient.get(client) ?? new Set<Entry>()
     open.add(entry)
     this.byClient.set(client, open)
@@ -35,7 +40,7 @@ export class InFlight {
     // Without a connection to follow (a request made in-process), the entry goes once answered.
     if (connection === undefined) queueMicrotask(end)
     else connection.onClose(end)
-    return entry.controller.signal
+    return entry
   }
 
   /** Cuts every request of `client`. */
@@ -43,7 +48,7 @@ export class InFlight {
     const open = this.byClient.get(client)
     this.byClient.delete(client)
     for (const entry of open ?? []) {
-      entry.controller.abort()
+      entry.revoked = true
       entry.connection?.cut()
     }
   }

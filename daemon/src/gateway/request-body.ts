@@ -2,8 +2,41 @@
 // the leg that serves the request see the same value, and a body Ferry cannot serve is refused
 // with the JSON-RPC error the transports give and a message that says what to send instead.
 
+import type { Readable } from 'node:stream'
 import { INVALID_REQUEST, isJsonContentType } from '@modelcontextprotocol/server'
 import { MAX_BODY_BYTES } from '../limits.js'
+
+/**
+ * Hands each chunk of a Node stream to `take` until the stream ends, or until `take` returns false:
+ * then the rest is left unread (paused), so the answer still goes out on the connection and the
+ * HTTP server drains or closes it after. Through events, not `for await`, whose async iterator
+ * costs more than a small body's read.
+ */
+export function readChunks(source: Readable, take: (chunk: Uint8Array) => boolean): Promise<void> {
+  if (source.readableEnded) return Promise.resolve()
+  return new Promise((resolve, reject) => {
+    const settle = (error?: Error) => {
+      source.off('data', onData)
+      source.off('end', onEnd)
+      source.off('error', onError)
+      source.off('close', onClose)
+      if (error === undefined) resolve()
+      else reject(error)
+    }
+    const onData = (chunk: Uint8Array) => {
+      if (take(chunk)) return
+      settle()
+      source.pause()
+    }
+    const onEnd = () => settle()
+    const onError = (error: Error) => settle(error)
+    const onClose = () => settle(new Error('the request closed before its body ended'))
+    source.on('data', onData)
+    source.once('end', onEnd)
+    source.once('error', onError)
+    source.once('close', onClose)
+  })
+}
 
 /** A JSON-RPC error answer with no id, as the transports give for a request they refuse. */
 export function jsonRpcError(status: number, code: number, message: string): Response {
@@ -30,16 +63,22 @@ function tooLarge(drained: boolean): Response {
   return response
 }
 
-/** The body as text, or a 413 once it passes the limit; leaving the loop early ends the stream. */
-async function readLimited(source: AsyncIterable<Uint8Array> | null): Promise<string | Response> {
+/** The body as text, or a 413 once it passes the limit; stopping early ends the stream. */
+async function readLimited(
+  source: Readable | ReadableStream<Uint8Array> | null,
+): Promise<string | Response> {
   if (source === null) return ''
   const chunks: Uint8Array[] = []
   let size = 0
-  for await (const value of source) {
+  const take = (value: Uint8Array) => {
     size += value.byteLength
-    if (size > DRAIN_BYTES) return tooLarge(false)
     if (size <= MAX_BODY_BYTES) chunks.push(value)
+    return size <= DRAIN_BYTES
   }
+  if (source instanceof ReadableStream) {
+    for await (const value of source) if (!take(value)) break
+  } else await readChunks(source, take)
+  if (size > DRAIN_BYTES) return tooLarge(false)
   if (size > MAX_BODY_BYTES) return tooLarge(true)
   return Buffer.concat(chunks).toString('utf8')
 }
@@ -50,7 +89,7 @@ async function readLimited(source: AsyncIterable<Uint8Array> | null): Promise<st
  */
 export async function readMessage(
   request: Request,
-  incoming?: AsyncIterable<Uint8Array>,
+  incoming?: Readable,
 ): Promise<{ message: unknown } | { refusal: Response }> {
   if (!isJsonContentType(request.headers.get('content-type'))) {
     return {

@@ -2,7 +2,7 @@
 // token is kept, in `<stateDir>/gateway-tokens.json` (0600); the token itself is shown once, when
 // it is created. These tokens open `/mcp` and nothing else; the admin token never opens `/mcp`.
 
-import { createHash, randomBytes } from 'node:crypto'
+import { hash, randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
@@ -42,7 +42,7 @@ const fileSchema = z.object({ tokens: z.array(z.unknown()) })
 export type GatewayGrant = GatewayTokenInfo
 
 function hashOf(token: string): string {
-  return createHash('sha256').update(token).digest('hex')
+  return hash('sha256', token, 'hex')
 }
 
 function infoOf(record: TokenRecord): GatewayTokenInfo {

@@ -60,9 +60,11 @@ export function createApp(deps: AppDeps): Hono {
   // Headers first, so refusals from the guards carry them too.
   app.use('*', async (c, next) => {
     await next()
-    c.header('X-Content-Type-Options', 'nosniff')
-    c.header('Referrer-Policy', 'strict-origin')
-    c.header('Cache-Control', 'no-store')
+    // Set in place: `c.header` on a finished answer rebuilds the Response once per header.
+    const headers = c.res.headers
+    headers.set('X-Content-Type-Options', 'nosniff')
+    headers.set('Referrer-Policy', 'strict-origin')
+    headers.set('Cache-Control', 'no-store')
   })
   // The sandbox host answers everything itself; only the WebShell's own host gets past it.
   app.use(

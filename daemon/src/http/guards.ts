@@ -1,11 +1,12 @@
 // Request guards for every route: Host allowlist (DNS rebinding), Origin allowlist (cross-site
 // requests), bearer token (constant-time), and JSON bodies with a size limit.
 
-import { createHash, timingSafeEqual } from 'node:crypto'
+import { hash, timingSafeEqual } from 'node:crypto'
 import type { HttpBindings } from '@hono/node-server'
 import type { Context, MiddlewareHandler } from 'hono'
 import type { z } from 'zod'
 import { ErrorCode, FerryError } from '../errors.js'
+import { readChunks } from '../gateway/request-body.js'
 import { GATEWAY_TOKEN_PREFIX } from '../gateway/token-store.js'
 import { MAX_BODY_BYTES } from '../limits.js'
 
@@ -36,18 +37,25 @@ export function originGuard(origins: () => ReadonlySet<string>): MiddlewareHandl
 }
 
 function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest()
+  return hash('sha256', value, 'buffer')
+}
+
+/** Compares a presented token with `expected` in constant time; `expected` is hashed once. */
+export function tokenMatcher(expected: string): (presented: string) => boolean {
+  const wanted = digest(expected)
+  return (presented) => timingSafeEqual(digest(presented), wanted)
 }
 
 export function tokenMatches(presented: string, expected: string): boolean {
-  return timingSafeEqual(digest(presented), digest(expected))
+  return tokenMatcher(expected)(presented)
 }
 
 export function bearerAuth(token: string): MiddlewareHandler {
+  const matches = tokenMatcher(token)
   return async function bearerAuth(c, next) {
     const header = c.req.header('authorization') ?? ''
     const match = /^Bearer ([A-Za-z0-9_-]{1,256})$/.exec(header)
-    if (match === null || !tokenMatches(match[1] as string, token)) {
+    if (match === null || !matches(match[1] as string)) {
       throw new FerryError(
         ErrorCode.Unauthorized,
         match?.[1]?.startsWith(GATEWAY_TOKEN_PREFIX) === true
@@ -72,13 +80,14 @@ async function readBody(c: Context): Promise<string> {
     if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw tooLarge()
     return text
   }
-  const chunks: Buffer[] = []
+  const chunks: Uint8Array[] = []
   let size = 0
-  for await (const chunk of incoming as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > MAX_BODY_BYTES) throw tooLarge()
+  await readChunks(incoming, (chunk) => {
+    size += chunk.byteLength
     chunks.push(chunk)
-  }
+    return size <= MAX_BODY_BYTES
+  })
+  if (size > MAX_BODY_BYTES) throw tooLarge()
   return Buffer.concat(chunks).toString('utf8')
 }
 

@@ -8,7 +8,7 @@ import type { Gateway } from '../gateway/endpoint.js'
 import { jsonRpcError } from '../gateway/request-body.js'
 import type { GatewayTokenStore } from '../gateway/token-store.js'
 import type { ConnectionGuard } from './connection-guard.js'
-import { tokenMatches } from './guards.js'
+import { tokenMatcher } from './guards.js'
 
 export interface McpRouteDeps {
   gateway: Gateway
@@ -28,6 +28,7 @@ function unauthorized(message: string): Response {
 }
 
 export function mountMcpRoute(app: Hono, deps: McpRouteDeps): void {
+  const isAdminToken = tokenMatcher(deps.adminToken)
   app.all('/mcp', async (c: Context) => {
     if (c.req.header('origin') !== undefined) {
       return jsonRpcError(403, REFUSED, 'forbidden origin: /mcp serves MCP clients, not web pages')
@@ -47,12 +48,13 @@ export function mountMcpRoute(app: Hono, deps: McpRouteDeps): void {
       )
     }
     const presented = match[1] as string
-    if (tokenMatches(presented, deps.adminToken)) {
+    const grant = deps.tokens.verify(presented)
+    // Only Ferry's gateway tokens verify, so the admin token is looked for among the refused.
+    if (grant === undefined && isAdminToken(presented)) {
       return unauthorized(
         "this is Ferry's admin token, which /mcp never accepts; create a gateway token with `ferry gateway token create <client-name>`",
       )
     }
-    const grant = deps.tokens.verify(presented)
     if (grant === undefined) {
       return unauthorized(
         'unknown or revoked gateway token; see `ferry gateway token list`, or create one with `ferry gateway token create <client-name>`',

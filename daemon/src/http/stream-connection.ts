@@ -3,6 +3,7 @@
 
 import { randomBytes } from 'node:crypto'
 import { setMaxListeners } from 'node:events'
+import type { Socket } from 'node:net'
 import type { WebSocket } from 'ws'
 import { ErrorCode, FerryError, toWireError, type ErrorContext } from '../errors.js'
 import type { Log } from '../log.js'
@@ -45,12 +46,16 @@ export class StreamConnection {
   private readonly follows: ServerFollows
   /** The MCP Apps this client shows; they end when it goes. */
   private readonly apps: AppHost
+  /** Whether the socket holds this turn's frames, to write them at once when the turn ends. */
+  private corked = false
 
   constructor(
     private readonly ws: WebSocket,
     private readonly sessions: SessionsApi,
     catalog: CatalogApi,
     private readonly log: Log,
+    /** The connection's socket, corked while one turn's frames are sent. */
+    private readonly socket?: Pick<Socket, 'cork' | 'uncork'>,
   ) {
     this.client = { id: randomBytes(4).toString('hex'), kind: 'api', label: 'WebSocket client' }
     this.follows = new ServerFollows(catalog, (message) => this.send(message))
@@ -92,6 +97,15 @@ export class StreamConnection {
       this.log({ kind: 'stream.dropped_slow_client', client: this.client.id })
       this.close(CLOSE_TOO_SLOW, 'too slow: reconnect and resume from your last seq')
       return
+    }
+    // The frames sent in one turn (a stored batch of events) leave in one write, not one each.
+    if (this.socket !== undefined && !this.corked) {
+      this.corked = true
+      this.socket.cork()
+      queueMicrotask(() => {
+        this.corked = false
+        this.socket?.uncork()
+      })
     }
     this.ws.send(frame, { binary: false })
   }

@@ -80,7 +80,13 @@ export function attachStream(server: Server, deps: StreamDeps): { close(): void 
     }
     deps.connections?.authenticated(socket as Socket)
     wss.handleUpgrade(request, socket, head, (ws: WebSocket) => {
-      const connection = new StreamConnection(ws, deps.sessions, deps.catalog, deps.log)
+      const connection = new StreamConnection(
+        ws,
+        deps.sessions,
+        deps.catalog,
+        deps.log,
+        socket as Socket,
+      )
       connections.add(connection)
       ws.once('close', () => connections.delete(connection))
     })

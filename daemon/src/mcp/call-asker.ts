@@ -91,7 +91,9 @@ export function elicitationOf(params: ElicitRequestParams | undefined): Question
 
 /** One call running on the connection, and who may answer its questions. */
 export class RunningCall {
-  private readonly controller = new AbortController()
+  /** Made when a question first needs it: most calls ask nothing. */
+  private controller: AbortController | undefined
+  private ended = false
 
   constructor(
     readonly tool: string,
@@ -102,11 +104,17 @@ export class RunningCall {
 
   /** Aborts once the call has ended. */
   get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController()
+      if (this.ended) this.controller.abort(CALL_ENDED)
+    }
     return this.controller.signal
   }
 
   end(): void {
-    this.controller.abort()
+    this.ended = true
+    // A reason given: an abort without one builds a DOMException and its stack.
+    this.controller?.abort(CALL_ENDED)
   }
 }
 

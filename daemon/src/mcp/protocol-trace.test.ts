@@ -28,6 +28,21 @@ describe('ProtocolTrace', () => {
     expect(trace.after(2699).map((e) => e.seq)).toEqual([2700])
   })
 
+  it('holds a bounded number of entries however many small messages pass', () => {
+    // A server flooding progress: no message comes near the byte budget, so only the rings'
+    // bounds apply, and what left them must not stay behind.
+    const trace = new ProtocolTrace(10)
+    const tap = trace.tap()
+    const progress = (n: number) => ({
+      jsonrpc: '2.0' as const,
+      method: 'notifications/progress',
+      params: { progressToken: 1, progress: n },
+    })
+    for (let n = 1; n <= 50_000; n++) tap.incoming(progress(n))
+    expect(trace.after(0)).toHaveLength(10)
+    expect(trace.held).toBeLessThanOrEqual(4 * 10 + 4096)
+  })
+
   it('pairs answers with requests in both directions, with the method and a latency', () => {
     const trace = new ProtocolTrace()
     const tap = trace.tap()

@@ -124,11 +124,18 @@ export class ProtocolTrace {
       oldest.entry.message = envelopeOf(oldest.entry, 'older bodies give way to newer ones')
       this.drop(oldest)
     }
-    // Entries gone from both rings no longer need a place in the queue.
-    if (this.bodyHead > 4096 && this.bodyHead * 2 > this.bodies.length) {
+    // Only the entries in the rings hold a body; the others (gone from their ring, or reduced)
+    // leave the queue once they could outnumber those, so it stays bounded however many
+    // messages pass.
+    if (this.bodies.length > 4 * this.perDirection + 4096) {
       this.bodies = this.bodies.slice(this.bodyHead).filter((kept) => kept.bodyBytes > 0)
       this.bodyHead = 0
     }
+  }
+
+  /** Entries the trace holds in memory: its rings' and those still queued for the budget. */
+  get held(): number {
+    return this.bodies.length
   }
 }
 

@@ -1,10 +1,11 @@
 // A session's append-only event file. Appends are group-committed: every event queued while a
-// write is in flight goes out in the next single write + fdatasync, and a caller's promise
+// write is in flight goes out in the next single synced write (`O_DSYNC`, or a write and an
+// fdatasync where the platform lacks it), and a caller's promise
 // resolves only once its events are on disk. The file is open only while a shared HandlePool
 // holds it, so thousands of sessions hold a bounded number of descriptors.
 
 import { open, rename, stat } from 'node:fs/promises'
-import type { HandlePool } from './handle-pool.js'
+import { WRITES_SYNC, type HandlePool } from './handle-pool.js'
 import { decodeRecord, encodeJson } from './record-codec.js'
 
 export interface LoadReport<T> {
@@ -130,7 +131,7 @@ export class EventLog<T> {
       const text = batch.map((pending) => pending.lines).join('')
       await this.pool.use(this.path, async (handle) => {
         await handle.write(text, null, 'utf8')
-        await handle.datasync()
+        if (!WRITES_SYNC) await handle.datasync()
       })
       this.bytes += Buffer.byteLength(text)
       for (const pending of batch) pending.resolve()
