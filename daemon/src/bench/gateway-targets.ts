@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { readFileSync } from 'node:fs'
-import type { GatewayTokenCreateResponse } from '../protocol/index.js'
+import type { CallResponse, GatewayTokenCreateResponse } from '../protocol/index.js'
 import { fixtureEntry, fixtureServer, startBenchDaemon, type BenchDaemon } from './bench-env.js'
 
 export type Era = 'legacy' | 'modern'
@@ -93,6 +93,8 @@ export interface GatewayDaemon {
   daemon: BenchDaemon
   url: string
   connect(era: Era): Promise<EchoClient>
+  /** The same echo through Ferry's REST API (`POST /api/call`), on a kept-alive connection. */
+  rest: EchoClient
 }
 
 /** A daemon serving the echo fixture (trusted, so nothing waits for a person) on `/mcp`. */
@@ -110,6 +112,19 @@ export async function startGatewayDaemon(): Promise<GatewayDaemon> {
       daemon,
       url: created.url,
       connect: (era) => httpClient(created.url, era, 'mcp_echo_echo', headers),
+      rest: {
+        async call() {
+          const { result } = await daemon.api<CallResponse>('/call', {
+            tool: 'mcp_echo_echo',
+            arguments: { text: 'x' },
+          })
+          const first = (result.content as Array<{ text?: string }>)[0]
+          if (result.isError === true || first?.text !== 'x') {
+            throw new Error(`REST call did not echo: ${JSON.stringify(result)}`)
+          }
+        },
+        close: async () => {},
+      },
     }
   } catch (error) {
     await daemon.stop()
