@@ -116,7 +116,7 @@ export async function benchLargeSessions(): Promise<void> {
   try {
     const rss = await daemon.rssMb()
     const started = performance.now()
-    const subscriber = await subscribe(daemon.info, ids[0])
+    const subscriber = await subscribe(daemon.info, ids[0], { history: true })
     while (subscriber.received < 10_000) await new Promise((resolve) => setTimeout(resolve, 2))
     const replayMs = performance.now() - started
     subscriber.close()

@@ -12,7 +12,15 @@ export interface BenchSubscriber {
   close(): void
 }
 
-export async function subscribe(info: RuntimeInfo, session?: string): Promise<BenchSubscriber> {
+/**
+ * Subscribes from the start of the session's history. Only events after its head at that moment
+ * are counted (deliveries), unless `history` asks for the replayed ones as well.
+ */
+export async function subscribe(
+  info: RuntimeInfo,
+  session?: string,
+  options: { history?: boolean } = {},
+): Promise<BenchSubscriber> {
   const url = new URL('api/stream', info.url)
   url.protocol = 'ws:'
   const ws = new WebSocket(url, [STREAM_PROTOCOL, `${STREAM_AUTH_PREFIX}${info.token}`])
@@ -23,12 +31,20 @@ export async function subscribe(info: RuntimeInfo, session?: string): Promise<Be
     lastAt: 0,
     close: () => ws.close(),
   }
-  // Fifty subscribers share this process: read only the event's time, without parsing it all,
-  // so the measurement shows the daemon's delivery rather than this process's JSON work.
+  /** The session's head when the subscription began: events up to it are history, not deliveries. */
+  let headSeq: number | undefined
+  // Fifty subscribers share this process: read only the event's seq and time, without parsing it
+  // all, so the measurement shows the daemon's delivery rather than this process's JSON work.
   ws.on('message', (data) => {
     const now = Date.now()
     const text = data.toString()
-    if (!text.startsWith('{"type":"event"')) return
+    if (text.startsWith('{"type":"subscribed"')) {
+      headSeq = (JSON.parse(text) as { headSeq: number }).headSeq
+      return
+    }
+    if (!text.startsWith('{"type":"event"') || headSeq === undefined) return
+    const seq = /"seq":(\d+)/.exec(text)?.[1]
+    if (options.history !== true && Number(seq) <= headSeq) return
     const at = text.indexOf('"time":"')
     if (state.received === 0) state.firstAt = performance.now()
     state.lastAt = performance.now()

@@ -5,10 +5,10 @@
 // A client that disconnects cancels its call.
 
 import type { HttpBindings } from '@hono/node-server'
-import { randomBytes } from 'node:crypto'
 import { Hono } from 'hono'
 import { stream } from 'hono/streaming'
 import { z } from 'zod'
+import { randomHex } from '../ids.js'
 import { toFerryError, toWireError } from '../errors.js'
 import type { Log } from '../log.js'
 import type { CallResponse, CallStreamLine, ClientRef, TranscriptEvent } from '../protocol/index.js'
@@ -31,7 +31,7 @@ const answerBody = z.object({ outcome: outcomeSchema, client: clientSchema.optio
 
 export function requestClient(client: z.infer<typeof clientSchema> | undefined): ClientRef {
   return {
-    id: randomBytes(4).toString('hex'),
+    id: randomHex(8),
     kind: client?.kind ?? 'api',
     label: client?.label ?? 'REST API',
   }

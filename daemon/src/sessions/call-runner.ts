@@ -2,9 +2,9 @@
 // records the request, passes the permission broker, runs the call on its connection (the server's
 // questions going to the input broker), and records progress and the outcome as transcript events.
 
-import { randomUUID } from 'node:crypto'
 import type { Ferry } from '../core/ferry.js'
 import { ErrorCode, FerryError, toFerryError } from '../errors.js'
+import { randomHex } from '../ids.js'
 import type { Log } from '../log.js'
 import type { CallToolResult, ClientRef, ConfirmationOutcome } from '../protocol/index.js'
 import type { ElicitationAsker } from '../mcp/call-asker.js'
@@ -77,11 +77,8 @@ export class CallRunner {
     this.argumentCheck = new ArgumentCheck(log)
   }
 
-  /** 48 random bits as 12 hex digits, from the random UUIDs Node draws from a batched pool. */
   newCallId(): string {
-    const uuid = randomUUID()
-    // The first 12 hex digits of a version 4 UUID are random; its version digit follows them.
-    return uuid.slice(0, 8) + uuid.slice(9, 13)
+    return randomHex(12)
   }
 
   /** Runs the call; resolves with its model-visible result, rejects with a FerryError. */
