@@ -63,7 +63,7 @@ function tooLarge(drained: boolean): Response {
   return response
 }
 
-/** The body as text, or a 413 once it passes the limit; stopping early ends the stream. */
+/** The body as text, or a 413 once it passes the limit; past the drain limit the rest is left unread. */
 async function readLimited(
   source: Readable | ReadableStream<Uint8Array> | null,
 ): Promise<string | Response> {

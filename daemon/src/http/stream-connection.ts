@@ -55,7 +55,7 @@ export class StreamConnection {
     catalog: CatalogApi,
     private readonly log: Log,
     /** The connection's socket, corked while one turn's frames are sent. */
-    private readonly socket?: Pick<Socket, 'cork' | 'uncork'>,
+    private readonly socket: Pick<Socket, 'cork' | 'uncork'>,
   ) {
     this.client = { id: randomBytes(4).toString('hex'), kind: 'api', label: 'WebSocket client' }
     this.follows = new ServerFollows(catalog, (message) => this.send(message))
@@ -99,12 +99,12 @@ export class StreamConnection {
       return
     }
     // The frames sent in one turn (a stored batch of events) leave in one write, not one each.
-    if (this.socket !== undefined && !this.corked) {
+    if (!this.corked) {
       this.corked = true
       this.socket.cork()
       queueMicrotask(() => {
         this.corked = false
-        this.socket?.uncork()
+        this.socket.uncork()
       })
     }
     this.ws.send(frame, { binary: false })
