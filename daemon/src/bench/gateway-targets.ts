@@ -41,15 +41,17 @@ function checkEra(client: Client, era: Era, where: string): void {
   if (got !== era) throw new Error(`${where}: a ${era} client negotiated ${String(got)}`)
 }
 
-function echoOf(client: Client, tool: string): () => Promise<void> {
-  return async () => {
-    const result = await client.callTool({ name: tool, arguments: { text: 'x' } })
-    // An error answers as fast as an echo, or faster: only echoes count.
-    const first = (result.content as Array<{ text?: string }> | undefined)?.[0]
-    if (result.isError === true || first?.text !== 'x') {
-      throw new Error(`${tool} did not echo: ${JSON.stringify(result)}`)
-    }
+/** An error answers as fast as an echo, or faster: only echoes count. */
+function expectEcho(result: { content?: unknown; isError?: boolean }, what: string): void {
+  const first = (result.content as Array<{ text?: string }> | undefined)?.[0]
+  if (result.isError === true || first?.text !== 'x') {
+    throw new Error(`${what} did not echo: ${JSON.stringify(result)}`)
   }
+}
+
+function echoOf(client: Client, tool: string): () => Promise<void> {
+  return async () =>
+    expectEcho(await client.callTool({ name: tool, arguments: { text: 'x' } }), tool)
 }
 
 export async function stdioClient(era: Era): Promise<EchoClient> {
@@ -118,10 +120,7 @@ export async function startGatewayDaemon(): Promise<GatewayDaemon> {
             tool: 'mcp_echo_echo',
             arguments: { text: 'x' },
           })
-          const first = (result.content as Array<{ text?: string }>)[0]
-          if (result.isError === true || first?.text !== 'x') {
-            throw new Error(`REST call did not echo: ${JSON.stringify(result)}`)
-          }
+          expectEcho(result, 'the REST call')
         },
         close: async () => {},
       },
