@@ -102,9 +102,11 @@ describe('the WebShell view', () => {
     await transcript.focus()
     await page.keyboard.press('Home')
     await page.locator('[data-seq="1"]').waitFor()
-    expect(
-      await page.getByTestId('result').filter({ hasText: 'reply 1' }).first().isVisible(),
-    ).toBe(true)
+    // Seen once the scroll to the start has settled: the first call's result on screen.
+    await page
+      .getByTestId('result')
+      .filter({ hasText: /^reply 1$/ })
+      .waitFor({ state: 'visible' })
     expect(await rows()).toBeLessThan(60)
     await page.keyboard.press('End')
     await page.locator('[data-seq="5999"]').waitFor()
