@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CallStreamLine } from '../src/protocol/index.js'
+import { PROGRESS_BURST } from '../src/sessions/progress-coalescer.js'
+import { WORK_PER_TURN } from '../src/turns.js'
 import { cleanup, fixture, readJsonLines, tempDir, waitFor, type Daemon } from './harness.js'
 import { startInProcess } from './in-process.js'
 
@@ -65,11 +67,16 @@ for (const era of ['legacy', 'modern'] as const) {
     })
 
     it('keeps progress sent just before the result, which arrives in the same read', async () => {
+      // More messages than one turn of the event loop handles, and each progress stored.
+      const steps = PROGRESS_BURST - 1
+      expect(steps).toBeGreaterThan(WORK_PER_TURN)
       for (let round = 0; round < 5; round++) {
-        const call = streamCall(daemon, { tool: tool('slow'), arguments: { steps: 6, delayMs: 0 } })
+        const call = streamCall(daemon, { tool: tool('slow'), arguments: { steps, delayMs: 0 } })
         await call.done
         const values = call.lines.flatMap((line) => ('progress' in line ? [line.progress] : []))
-        expect(values.map((p) => p.progress)).toEqual([1, 2, 3, 4, 5, 6])
+        expect(values.map((p) => p.progress)).toEqual(
+          Array.from({ length: steps }, (_, i) => i + 1),
+        )
         expect(call.lines.findIndex((line) => 'result' in line)).toBe(call.lines.length - 1)
       }
     })

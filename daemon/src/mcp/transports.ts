@@ -16,6 +16,7 @@ import type { ObservedTransport } from './server-observer.js'
 import type { ServerProcess } from './server-process.js'
 import { SERVER_MARK_VAR } from './server-reaper.js'
 import { SseFallbackTransport } from './sse-fallback-transport.js'
+import { loopTurns } from '../turns.js'
 
 export interface TransportHooks {
   /** Receives every stderr chunk of a stdio server (the session process, not the probe sibling). */
@@ -59,29 +60,68 @@ function observed<T extends Transport>(transport: T, observe: ObservedTransport 
 }
 
 /**
+ * What the server sent reaches the client in the server's order, its close and errors after the
+ * messages before them, a turn's share at a time (`loopTurns`): a read of a hundred messages does
+ * not hold back the daemon's other work until all of them are handled.
+ *
  * The SDK runs a notification's handler one microtask after reading it, but settles a response at
  * once and forgets the request's progress handler. Progress read in the same chunk as the response
  * would be dropped; handing responses over one microtask late keeps the server's order. The
- * handler the client installs is wrapped as it is set, so the transport stays the SDK's own object.
+ * handlers the client installs are wrapped as they are set, so the transport stays the SDK's own
+ * object.
  */
 function inSentOrder<T extends Transport>(transport: T, observe?: ObservedTransport): T {
-  let wrapped: Transport['onmessage']
-  Object.defineProperty(transport, 'onmessage', {
+  /** A handler's throw goes to `onerror`, as the SDK's own transports report it. */
+  const guarded = (deliver: () => void) => {
+    try {
+      deliver()
+    } catch (error) {
+      transport.onerror?.(error instanceof Error ? error : new Error(String(error)))
+    }
+  }
+  const inTurn = (deliver: () => void) => loopTurns.run(() => guarded(deliver))
+  wrapHandler(transport, 'onmessage', (handler) => (message, extra) => {
+    observe?.incoming(message)
+    inTurn(() => {
+      if ('method' in message) handler(message, extra)
+      else queueMicrotask(() => guarded(() => handler(message, extra)))
+    })
+  })
+  wrapHandler(transport, 'onclose', (handler) => () => inTurn(handler))
+  wrapHandler(transport, 'onerror', (handler) => (error) => {
+    loopTurns.run(() => {
+      try {
+        handler(error)
+      } catch {
+        // An error handler's own throw has nowhere left to be reported.
+      }
+    })
+  })
+  return transport
+}
+
+interface TransportHandlers {
+  onmessage: NonNullable<Transport['onmessage']>
+  onclose: () => void
+  onerror: (error: Error) => void
+}
+
+/** Puts `wrap` around the handler set on `key`, now and whenever it is set again. */
+function wrapHandler<K extends keyof TransportHandlers>(
+  transport: Transport,
+  key: K,
+  wrap: (handler: TransportHandlers[K]) => TransportHandlers[K],
+): void {
+  const current = transport[key] as TransportHandlers[K] | undefined
+  let wrapped = current === undefined ? undefined : wrap(current)
+  Object.defineProperty(transport, key, {
     configurable: true,
     enumerable: true,
     get: () => wrapped,
-    set: (handler: Transport['onmessage']) => {
-      wrapped =
-        handler === undefined
-          ? undefined
-          : (message, extra) => {
-              observe?.incoming(message)
-              if ('method' in message) handler(message, extra)
-              else queueMicrotask(() => handler(message, extra))
-            }
+    set: (handler: TransportHandlers[K] | undefined) => {
+      wrapped = handler === undefined ? undefined : wrap(handler)
     },
   })
-  return transport
 }
 
 function baseTransport(config: ServerConfig, hooks: TransportHooks): Transport {

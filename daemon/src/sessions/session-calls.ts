@@ -4,6 +4,7 @@
 
 import type { CallToolResult, TranscriptEvent } from '../protocol/index.js'
 import type { CallInput, CallRunner } from './call-runner.js'
+import { loopTurns } from '../turns.js'
 import type { Session } from './session.js'
 
 /** One call as a client asks for it; the call's id and answerers are the sessions' to manage. */
@@ -41,6 +42,9 @@ export class SessionCalls {
   async call(options: CallOptions): Promise<CallDone> {
     const { session: name, signal, onEvent, onStart, ...input } = options
     const session = await this.resolve(name)
+    // A burst of calls starts a turn's share at a time, so the events already stored are
+    // delivered between them rather than after the last one has started.
+    await loopTurns.wait()
     const callId = input.callId ?? this.runner.newCallId()
     const asked = new Set<string>()
     const unsubscribe =
