@@ -74,13 +74,16 @@ async function rejection(promise: Promise<unknown>): Promise<ProtocolError> {
 }
 
 describe.each(['legacy', 'modern'] as const)('the gateway surface (%s client)', (era) => {
-  it('declares prompts and resources with list changes beside tools', async () => {
+  it('declares prompts and resources with list changes beside tools, and says what it is', async () => {
     const client = await open('all', era)
     expect(client.getServerCapabilities()).toMatchObject({
       tools: { listChanged: true },
       prompts: { listChanged: true },
       resources: { listChanged: true },
     })
+    const instructions = client.getInstructions() ?? ''
+    expect(instructions).toMatch(/^Ferry is the person's own MCP gateway/)
+    expect(instructions).toContain('waits until the person allows it in Ferry (')
   })
 
   it("lists every server's prompts under qualified names and gets each from its own server", async () => {

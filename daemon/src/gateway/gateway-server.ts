@@ -36,10 +36,10 @@ export interface GatewayServerDeps {
 }
 
 export const GATEWAY_INSTRUCTIONS = [
-  "CatalogApi is the person's own MCP gateway: it runs their MCP servers and serves them here as one server.",
+  "Ferry is the person's own MCP gateway: it runs their MCP servers and serves them here as one server.",
   'Tools and prompts are named mcp_{server}_{name} unless this client was set up for a single server;',
   'resources keep their URIs.',
-  'A tool that is not read-only waits until the person allows it in CatalogApi (its WebShell tab or a terminal);',
+  'A tool that is not read-only waits until the person allows it in Ferry (its WebShell tab or a terminal);',
   'while it waits, a request that carries a progress token gets progress every second.',
   'A call the person denies or cancels ends with an error result that says so; do not retry it unasked.',
   "Every call is recorded in the person's transcript.",

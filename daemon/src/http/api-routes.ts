@@ -1,4 +1,4 @@
-// The REST API under /api (see docs/api.md). Handlers validate input, call the CatalogApi core, and
+// The REST API under /api (see docs/api.md). Handlers validate input, call the service (`FerryService`), and
 // shape the response; they hold no state of their own.
 
 import { signInRoutes } from './sign-in-routes.js'
