@@ -41,6 +41,16 @@ describe('Turns', () => {
     expect(order).toEqual(['a', 'b', 'c'])
   })
 
+  it('does what waits at once, in order, rather than let more than its bound wait', () => {
+    const turns = new Turns(1, 3)
+    const ran: number[] = []
+    for (let i = 0; i < 4; i++) turns.run(() => ran.push(i))
+    expect(ran).toEqual([0])
+    // A source that keeps coming within the turn (a flood) is held back by the work done now.
+    turns.run(() => ran.push(4))
+    expect(ran).toEqual([0, 1, 2, 3, 4])
+  })
+
   it('counts from zero again once a turn has passed', async () => {
     const turns = new Turns(2)
     turns.run(() => {})

@@ -6,13 +6,22 @@
 
 /** Pieces of work that start in one turn of the event loop; more wait for a later turn. */
 export const WORK_PER_TURN = 8
+/**
+ * Work that may wait at most. Past it, what waits is done at once, then the new work: a source
+ * faster than the daemon (a server flooding progress) is held back by the daemon being busy, as
+ * its pipe fills, instead of by a queue that grows without end.
+ */
+export const MAX_WAITING = 1_000
 
 export class Turns {
   private used = 0
   private readonly waiting: (() => void)[] = []
   private turnPending = false
 
-  constructor(private readonly perTurn = WORK_PER_TURN) {}
+  constructor(
+    private readonly perTurn = WORK_PER_TURN,
+    private readonly maxWaiting = MAX_WAITING,
+  ) {}
 
   /**
    * Runs `work` now while this turn has room, else in a later turn, after all work given before
@@ -20,7 +29,11 @@ export class Turns {
    */
   run(work: () => void): void {
     if (this.take()) work()
-    else this.waiting.push(work)
+    else if (this.waiting.length < this.maxWaiting) this.waiting.push(work)
+    else {
+      for (const waited of this.waiting.splice(0)) waited()
+      work()
+    }
   }
 
   /** Undefined while this turn has room; else a promise that resolves in the caller's turn. */
