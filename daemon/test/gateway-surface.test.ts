@@ -108,6 +108,29 @@ describe.each(['legacy', 'modern'] as const)('the gateway surface (%s client)', 
     )
   })
 
+  it('records its prompt gets and resource reads in the transcript, as the gateway client', async () => {
+    const client = await open('all', era)
+    const before = (await daemon.events()).length
+    await client.getPrompt({ name: 'mcp_alpha_greeting', arguments: { name: era } })
+    await client.readResource({ uri: 'fixture://alpha/own' })
+    const recorded = (await daemon.events()).slice(before)
+    expect(recorded).toEqual([
+      expect.objectContaining({
+        type: 'prompt.got',
+        server: 'alpha',
+        prompt: 'greeting',
+        arguments: { name: era },
+        client: expect.objectContaining({ kind: 'mcp', label: 'surface-all (gateway)' }),
+      }),
+      expect.objectContaining({
+        type: 'resource.read',
+        server: 'alpha',
+        uri: 'fixture://alpha/own',
+        client: expect.objectContaining({ kind: 'mcp', label: 'surface-all (gateway)' }),
+      }),
+    ])
+  })
+
   it('lists each resource URI and template once and reads it from the first server in settings order', async () => {
     const client = await open('all', era)
     const { resources } = await client.listResources()

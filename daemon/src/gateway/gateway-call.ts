@@ -195,7 +195,12 @@ export async function gatewayCall(
       if (event.outcome === 'deny') deniedBy = event.client?.label
     } else if (event.type === 'call.progress')
       relay.server(event.progress, event.total, event.message)
-    else if (event.type === 'call.cancelled') cancelledBy = event.client
+    else if (event.type === 'server.log') {
+      // The server's log while it worked on this call, at the level this client chose (the SDK
+      // filters: a legacy session's `logging/setLevel`, a 2026-07-28 request's own `_meta`).
+      if (!detached())
+        ctx.mcpReq.log(event.level, event.data, event.logger ?? undefined).catch(() => {})
+    } else if (event.type === 'call.cancelled') cancelledBy = event.client
   }
   const client = gatewayClientRef(view)
   // A client that gives up cancels the call, unless the call became a task meanwhile.

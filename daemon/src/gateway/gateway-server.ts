@@ -58,6 +58,8 @@ export function gatewayServer(
       capabilities: {
         tools: { listChanged: true },
         ...PROMPTS_RESOURCES_CAPABILITIES,
+        // A call's own log messages reach its client (see gateway-call).
+        logging: {},
         extensions: GatewayTasks.extensions,
       },
       instructions: GATEWAY_INSTRUCTIONS,
@@ -65,7 +67,7 @@ export function gatewayServer(
     },
   )
   server.setRequestHandler('tools/list', () => ({ tools: view.tools() }))
-  servePromptsAndResources(server, deps.catalog, view)
+  servePromptsAndResources(server, deps, view)
   server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
     const { name } = request.params
     const args = request.params.arguments ?? {}

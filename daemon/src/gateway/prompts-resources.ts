@@ -1,6 +1,7 @@
 // Prompts and resources for one gateway client, from the ready servers its token reaches: prompts
 // under qualified names (`mcp_{server}_{prompt}`, or the server's own for an `--unprefixed`
-// token), resources and templates under their own URIs, and each get or read sent to its server.
+// token), resources and templates under their own URIs, each get, read or completion sent to the
+// server that offers it.
 
 import {
   INTERNAL_ERROR,
@@ -15,22 +16,33 @@ import {
   type Server,
   type ServerCapabilities,
 } from '@modelcontextprotocol/server'
-import type { CatalogApi } from '../service/ferry-service.js'
+import type { CatalogApi, SessionsApi } from '../service/ferry-service.js'
 import { qualifiedPrompts, type NamedPrompt } from '../core/offerings.js'
-import { errorMessage } from '../errors.js'
+import { ErrorCode, FerryError, errorMessage } from '../errors.js'
 import type { ClientView } from './client-view.js'
+import { gatewayClientRef } from './gateway-call.js'
 
 /** What the gateway declares for the handlers below. */
 export const PROMPTS_RESOURCES_CAPABILITIES = {
   prompts: { listChanged: true },
   resources: { listChanged: true },
+  completions: {},
 } satisfies ServerCapabilities
 
+/** A prompt as one client sees it: `name` is what it lists, `qualified` Ferry's own name. */
+export interface ClientPrompt extends NamedPrompt {
+  qualified: string
+}
+
 /** The prompts a client sees, under the names it knows them by. */
-export function promptsFor(catalog: CatalogApi, view: ClientView): NamedPrompt[] {
+export function promptsFor(catalog: CatalogApi, view: ClientView): ClientPrompt[] {
   return qualifiedPrompts(catalog.offerings.all())
     .filter((item) => view.reaches(item.server))
-    .map((item) => (view.grant.unprefixed ? { ...item, name: item.prompt.name } : item))
+    .map((item) => ({
+      ...item,
+      qualified: item.name,
+      name: view.grant.unprefixed ? item.prompt.name : item.name,
+    }))
 }
 
 export interface ResourceClaims {
@@ -97,19 +109,29 @@ function matches(uriTemplate: string, uri: string): boolean {
 /** An upstream's own JSON-RPC error passes on as it came; anything else says what went wrong. */
 function upstreamFailure(error: unknown, what: string): ProtocolError {
   if (error instanceof ProtocolError) return error
+  if (error instanceof FerryError && error.cause instanceof ProtocolError) return error.cause
+  if (error instanceof FerryError && error.code === ErrorCode.BadRequest) {
+    return new ProtocolError(INVALID_PARAMS, error.message)
+  }
   if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
     return new ProtocolError(INTERNAL_ERROR, `${what} got no answer in time: ${error.message}`)
   }
   return new ProtocolError(INTERNAL_ERROR, `${what} failed: ${errorMessage(error)}`)
 }
 
-/** Registers prompts/list, prompts/get, resources/list, resources/templates/list and resources/read. */
+/**
+ * Registers prompts/list, prompts/get, resources/list, resources/templates/list, resources/read
+ * and completion/complete.
+ */
 export function servePromptsAndResources(
   server: Server,
-  catalog: CatalogApi,
+  { catalog, sessions }: { catalog: CatalogApi; sessions: SessionsApi },
   view: ClientView,
 ): void {
   const scoped = () => resourceClaims(catalog, (name) => view.reaches(name))
+
+  const session = () => sessions.resolve(view.grant.session ?? undefined)
+  const client = gatewayClientRef(view)
 
   server.setRequestHandler('prompts/list', () => ({
     prompts: promptsFor(catalog, view).map(({ name, prompt }) => ({ ...prompt, name })),
@@ -125,12 +147,14 @@ export function servePromptsAndResources(
       )
     }
     try {
-      return await catalog.offerings.getPrompt(
-        found.server,
-        found.prompt.name,
-        request.params.arguments,
+      // Recorded in the token's session, as a get from Ferry's own clients is.
+      const got = await sessions.getPrompt(
+        await session(),
+        { name: found.qualified, arguments: request.params.arguments ?? {} },
+        client,
         ctx.mcpReq.signal,
       )
+      return got.result
     } catch (error) {
       throw upstreamFailure(error, `prompt "${name}" of server "${found.server}"`)
     }
@@ -157,9 +181,61 @@ export function servePromptsAndResources(
       )
     }
     try {
-      return await catalog.offerings.readResource(owner, uri, ctx.mcpReq.signal)
+      return await sessions.readResource(await session(), owner, uri, client, ctx.mcpReq.signal)
     } catch (error) {
       throw upstreamFailure(error, `resource "${uri}" of server "${owner}"`)
     }
   })
+
+  server.setRequestHandler('completion/complete', async (request, ctx) => {
+    const { ref, argument, context } = request.params
+    const target = completionTarget(ref, promptsFor(catalog, view), scoped())
+    try {
+      const { values, total, hasMore } = await sessions.complete(
+        {
+          server: target.server,
+          ref: target.ref,
+          argument,
+          ...(context?.arguments === undefined
+            ? {}
+            : { context: { arguments: context.arguments } }),
+        },
+        ctx.mcpReq.signal,
+      )
+      return { completion: { values, ...(total === null ? {} : { total }), hasMore } }
+    } catch (error) {
+      throw upstreamFailure(error, `a completion from server "${target.server}"`)
+    }
+  })
+}
+
+type CompletionRef = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }
+
+/**
+ * The server that completes `ref` for this client, and the ref as that server knows it: a prompt
+ * by the name the client sees it under, a template by its own URI template (or a URI it serves).
+ */
+function completionTarget(
+  ref: CompletionRef,
+  prompts: ClientPrompt[],
+  claims: ResourceClaims,
+): { server: string; ref: CompletionRef } {
+  if (ref.type === 'ref/prompt') {
+    const found = prompts.find((item) => item.name === ref.name)
+    if (found === undefined) {
+      throw new ProtocolError(
+        INVALID_PARAMS,
+        `no prompt named "${ref.name}"; call prompts/list to see the prompts this client may complete`,
+      )
+    }
+    return { server: found.server, ref: { type: 'ref/prompt', name: found.prompt.name } }
+  }
+  const owner = claims.templates.get(ref.uri)?.servers[0] ?? ownerOf(claims, ref.uri)
+  if (owner === undefined) {
+    throw new ProtocolError(
+      INVALID_PARAMS,
+      `no resource or template "${ref.uri}" is served to this client; call resources/templates/list to see what it may complete`,
+    )
+  }
+  return { server: owner, ref }
 }

@@ -1,0 +1,70 @@
+// A server's log messages during a gateway client's call reach that client, at the level the
+// client chose: a legacy session's `logging/setLevel`, a 2026-07-28 request's own `_meta` level.
+
+import type { Client, LoggingLevel } from '@modelcontextprotocol/client'
+import { LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cleanup, fixture, waitFor, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
+import { connectGateway, gatewayToken, type Era } from './gateway-surface-clients.js'
+
+let daemon: Daemon
+let token: string
+const clients: Client[] = []
+
+beforeAll(async () => {
+  daemon = await startInProcess({
+    // Ferry asks the server for everything, so what a client hears is its own level's choice.
+    mcpServers: { logs: fixture(['--log-tool', '--era', 'legacy'], { logLevel: 'debug' }) },
+  })
+  await daemon.waitForStatus('logs', 'ready')
+  token = await gatewayToken(daemon, 'logging')
+})
+
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close().catch(() => {})))
+  await cleanup()
+})
+
+/** A client that keeps the levels of the log messages it hears. */
+async function listening(era: Era): Promise<{ client: Client; heard: LoggingLevel[] }> {
+  const { client } = await connectGateway(daemon, token, era)
+  clients.push(client)
+  const heard: LoggingLevel[] = []
+  client.setNotificationHandler('notifications/message', (notification) => {
+    heard.push(notification.params.level)
+  })
+  return { client, heard }
+}
+
+const SEVERE = ['warning', 'error', 'critical', 'alert', 'emergency']
+
+describe('server logs through the gateway', () => {
+  it('declares logging and gives a legacy client its call’s messages at the level it set', async () => {
+    const { client, heard } = await listening('legacy')
+    expect(client.getServerCapabilities()?.logging).toEqual({})
+    await client.setLoggingLevel('warning')
+    await client.callTool({ name: 'mcp_logs_emit_logs', arguments: {} })
+    await waitFor(() => heard.length >= SEVERE.length, 5_000, 'the severe messages')
+    // The server sends the least severe first: any of those passed on would come before these.
+    expect(heard).toEqual(SEVERE)
+  })
+
+  it('gives a legacy client that set no level every message of its call', async () => {
+    const { client, heard } = await listening('legacy')
+    await client.callTool({ name: 'mcp_logs_emit_logs', arguments: {} })
+    await waitFor(() => heard.length >= 8, 5_000, 'all eight messages')
+    expect(heard).toEqual(['debug', 'info', 'notice', ...SEVERE])
+  })
+
+  it('gives a 2026-07-28 client the messages at the level its request carries', async () => {
+    const { client, heard } = await listening('modern')
+    await client.callTool({
+      name: 'mcp_logs_emit_logs',
+      arguments: {},
+      _meta: { [LOG_LEVEL_META_KEY]: 'error' },
+    })
+    await waitFor(() => heard.length >= 4, 5_000, 'the messages from error up')
+    expect(heard).toEqual(SEVERE.slice(1))
+  })
+})
