@@ -28,6 +28,7 @@ import { ClientView } from './client-view.js'
 import { headerMismatch, paramHeaderProblem } from './param-headers.js'
 import { GatewayTasks } from './tasks.js'
 import type { ListKind } from './list-changes.js'
+import { GatewayFollows } from './resource-follows.js'
 import { settledResponse } from './settled-response.js'
 import type { GatewayGrant } from './token-store.js'
 
@@ -42,7 +43,7 @@ interface LegacySession {
   lastUsed: number
 }
 
-export interface GatewayDeps extends Omit<GatewayServerDeps, 'tasks'> {
+export interface GatewayDeps extends Omit<GatewayServerDeps, 'tasks' | 'follows'> {
   settings: () => GatewaySettings
 }
 
@@ -79,6 +80,7 @@ export class Gateway {
     const serverDeps = {
       ...deps,
       tasks: new GatewayTasks(deps),
+      follows: new GatewayFollows(deps.sessions),
     }
     this.serverDeps = serverDeps
     const factory = (ctx: McpRequestContext) => gatewayServer(serverDeps, grantOf(ctx))

@@ -22,6 +22,7 @@ import {
 } from './gateway-call.js'
 import { GatewayTasks } from './tasks.js'
 import { PROMPTS_RESOURCES_CAPABILITIES, servePromptsAndResources } from './prompts-resources.js'
+import type { GatewayFollows } from './resource-follows.js'
 import type { GatewayGrant } from './token-store.js'
 
 export interface GatewayServerDeps {
@@ -33,6 +34,8 @@ export interface GatewayServerDeps {
   waitingProgressMs?: number | undefined
   tasks: GatewayTasks
   elicitation: GatewayElicitation
+  /** Resource subscriptions of legacy sessions. */
+  follows: GatewayFollows
 }
 
 export const GATEWAY_INSTRUCTIONS = [
@@ -45,7 +48,10 @@ export const GATEWAY_INSTRUCTIONS = [
   "Every call is recorded in the person's transcript.",
 ].join(' ')
 
-/** `cancels`: a legacy session's record of its client's cancels. */
+/**
+ * `cancels`: a legacy session's record of its client's cancels. A legacy session's server also
+ * takes resource subscriptions: it has a stream to tell its client of updates on.
+ */
 export function gatewayServer(
   deps: GatewayServerDeps,
   grant: GatewayGrant,
@@ -58,6 +64,9 @@ export function gatewayServer(
       capabilities: {
         tools: { listChanged: true },
         ...PROMPTS_RESOURCES_CAPABILITIES,
+        ...(cancels === undefined
+          ? {}
+          : { resources: { ...PROMPTS_RESOURCES_CAPABILITIES.resources, subscribe: true } }),
         // A call's own log messages reach its client (see gateway-call).
         logging: {},
         extensions: GatewayTasks.extensions,
@@ -67,7 +76,7 @@ export function gatewayServer(
     },
   )
   server.setRequestHandler('tools/list', () => ({ tools: view.tools() }))
-  servePromptsAndResources(server, deps, view)
+  servePromptsAndResources(server, deps, view, cancels === undefined ? undefined : deps.follows)
   server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
     const { name } = request.params
     const args = request.params.arguments ?? {}

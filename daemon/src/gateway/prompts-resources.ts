@@ -16,11 +16,14 @@ import {
   type Server,
   type ServerCapabilities,
 } from '@modelcontextprotocol/server'
+import { randomHex } from '../ids.js'
+import type { ClientRef } from '../protocol/index.js'
 import type { CatalogApi, SessionsApi } from '../service/ferry-service.js'
 import { qualifiedPrompts, type NamedPrompt } from '../core/offerings.js'
 import { ErrorCode, FerryError, errorMessage } from '../errors.js'
 import type { ClientView } from './client-view.js'
 import { gatewayClientRef } from './gateway-call.js'
+import type { GatewayFollows, Session } from './resource-follows.js'
 
 /** What the gateway declares for the handlers below. */
 export const PROMPTS_RESOURCES_CAPABILITIES = {
@@ -121,12 +124,14 @@ function upstreamFailure(error: unknown, what: string): ProtocolError {
 
 /**
  * Registers prompts/list, prompts/get, resources/list, resources/templates/list, resources/read
- * and completion/complete.
+ * and completion/complete; with `follows` (a legacy session's server), resources/subscribe and
+ * resources/unsubscribe as well.
  */
 export function servePromptsAndResources(
   server: Server,
   { catalog, sessions }: { catalog: CatalogApi; sessions: SessionsApi },
   view: ClientView,
+  follows?: GatewayFollows,
 ): void {
   const scoped = () => resourceClaims(catalog, (name) => view.reaches(name))
 
@@ -187,6 +192,10 @@ export function servePromptsAndResources(
     }
   })
 
+  if (follows !== undefined) {
+    serveSubscriptions(server, { sessions, follows, view, scoped, session, client })
+  }
+
   server.setRequestHandler('completion/complete', async (request, ctx) => {
     const { ref, argument, context } = request.params
     const target = completionTarget(ref, promptsFor(catalog, view), scoped())
@@ -238,4 +247,75 @@ function completionTarget(
     )
   }
   return { server: owner, ref }
+}
+
+/**
+ * resources/subscribe and resources/unsubscribe of one legacy session: the token's session follows
+ * the resource for it, and the session's `resource.updated` events of what this client follows
+ * reach it, until it unsubscribes or its session ends.
+ */
+function serveSubscriptions(
+  server: Server,
+  c: {
+    sessions: SessionsApi
+    follows: GatewayFollows
+    view: ClientView
+    scoped: () => ResourceClaims
+    session: () => Promise<Session>
+    client: ClientRef
+  },
+): void {
+  /** What this client follows: each URI with the server that serves it. */
+  const followed = new Map<string, { server: string; session: Session }>()
+  let stopListening: (() => void) | undefined
+  const listen = (session: Session) => {
+    stopListening ??= session.subscribe(session.info().headSeq, (event) => {
+      if (event.type !== 'resource.updated') return
+      if (followed.get(event.uri)?.server !== event.server) return
+      server.sendResourceUpdated({ uri: event.uri }).catch(() => {})
+    })
+  }
+  /** This client, as the holder of its follows. */
+  const holder = randomHex(8)
+
+  server.setRequestHandler('resources/subscribe', async (request) => {
+    const { uri } = request.params
+    const owner = ownerOf(c.scoped(), uri)
+    if (owner === undefined) {
+      throw new ResourceNotFoundError(
+        uri,
+        `no resource "${uri}" is served to this client; call resources/list or resources/templates/list to see what it may subscribe to`,
+      )
+    }
+    if (followed.has(uri)) return {}
+    const session = await c.session()
+    try {
+      await c.follows.hold(holder, session, owner, uri, c.client)
+    } catch (error) {
+      throw upstreamFailure(error, `subscribing to "${uri}" of server "${owner}"`)
+    }
+    followed.set(uri, { server: owner, session })
+    listen(session)
+    return {}
+  })
+
+  server.setRequestHandler('resources/unsubscribe', async (request) => {
+    const { uri } = request.params
+    const known = followed.get(uri)
+    // Unsubscribing from what the client does not follow changes nothing.
+    if (known === undefined) return {}
+    followed.delete(uri)
+    await c.follows.release(holder, known.session, known.server, uri, c.client).catch(() => {})
+    return {}
+  })
+
+  const closed = server.onclose
+  server.onclose = () => {
+    closed?.()
+    stopListening?.()
+    for (const [uri, { server: owner, session }] of followed) {
+      void c.follows.release(holder, session, owner, uri, c.client).catch(() => {})
+    }
+    followed.clear()
+  }
 }
