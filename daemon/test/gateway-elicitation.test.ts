@@ -125,6 +125,32 @@ describe('upstream elicitation through the gateway', () => {
     await client.close()
   })
 
+  it("asks a second call's client a legacy server's question while the first call waits for its own client's answer", async () => {
+    let release: (answer: ElicitResult) => void = () => {}
+    let first: Client | undefined
+    let firstResult: Promise<unknown> | undefined
+    const firstAsked = new Promise<void>((asked) => {
+      void gatewayClient(daemon, secret, 'legacy', () => {
+        asked()
+        return new Promise<ElicitResult>((resolve) => (release = resolve))
+      }).then((client) => {
+        first = client
+        firstResult = client.callTool({ name: 'mcp_old_ask_user', arguments: {} })
+      })
+    })
+    await firstAsked
+    const second = await gatewayClient(daemon, secret, 'legacy', async () => ({
+      action: 'accept',
+      content: { name: 'Bo' },
+    }))
+    // The first call's question is open, so it is waiting, not asking: the question is the second's.
+    const result = await second.callTool({ name: 'mcp_old_ask_user', arguments: {} })
+    expect(answersOf(result)).toEqual([{ action: 'accept', content: { name: 'Bo' } }])
+    release({ action: 'accept', content: { name: 'Ada' } })
+    expect(answersOf(await firstResult)).toEqual([{ action: 'accept', content: { name: 'Ada' } }])
+    await Promise.all([first?.close(), second.close()])
+  })
+
   for (const server of ['old', 'new'] as const) {
     it(`withdraws a forwarded question of a ${server === 'old' ? 'legacy' : '2026-07-28'} server from the client when the call is cancelled in Ferry`, async () => {
       const stream = await openStream(daemon)

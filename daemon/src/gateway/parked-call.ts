@@ -12,8 +12,12 @@ import type {
 import { inputRequired } from '@modelcontextprotocol/server'
 import type { ElicitQuestion } from '../mcp/call-asker.js'
 
-/** How long a call waits for its client to come back with answers (the state's lifetime too). */
-export const ROUND_WAIT_MS = 600_000
+/**
+ * How long a call waits for its client to come back with answers (the state's lifetime too): long
+ * enough for a person to answer in the client, short enough that an abandoned call does not keep
+ * its server working for it.
+ */
+export const ROUND_WAIT_MS = 120_000
 
 /** What a round hands back to the client: the call's result, or questions to answer first. */
 export type RoundOutcome =

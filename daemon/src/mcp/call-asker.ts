@@ -94,6 +94,8 @@ export class RunningCall {
   /** Made when a question first needs it: most calls ask nothing. */
   private controller: AbortController | undefined
   private ended = false
+  /** Its questions still open: while one is, the call waits for the answer. */
+  openQuestions = 0
 
   constructor(
     readonly tool: string,
@@ -165,12 +167,18 @@ async function asking<T>(
   const over = new Promise<T>((resolve) =>
     signal.addEventListener('abort', () => resolve(ended), { once: true }),
   )
-  for (const call of calls) call.timer?.hold()
+  for (const call of calls) {
+    call.timer?.hold()
+    call.openQuestions++
+  }
   try {
     return await Promise.race([ask(signal), over])
   } finally {
     callsOver.dispose()
-    for (const call of calls) call.timer?.release()
+    for (const call of calls) {
+      call.timer?.release()
+      call.openQuestions--
+    }
   }
 }
 

@@ -87,13 +87,18 @@ export class ElicitationRelay {
 
   /**
    * Nothing on a legacy wire says which call asked: the question goes to the one call running on
-   * the connection, to all of them together when several run, and is declined when none runs.
+   * the connection, to all of them together when several run, and is declined when none runs. A
+   * call whose own question is still open waits for its answer, so it is not the one asking
+   * (unless every running call waits so); a call parked until its client answers holds nobody
+   * else's questions.
    */
   private async legacy(
     question: Question,
     signal: AbortSignal,
   ): Promise<ElicitResult | SamplingAnswer> {
-    const calls = [...this.running]
+    const running = [...this.running]
+    const free = running.filter((call) => call.openQuestions === 0)
+    const calls = free.length > 0 ? free : running
     const [first, ...rest] = calls
     const asker =
       first === undefined || rest.length === 0
