@@ -1,8 +1,8 @@
-// Elicitation through the gateway: a question an upstream server asks during a gateway call goes
-// to the calling client when it declared elicitation (legacy: `elicitation/create` on its
-// session; 2026-07-28: input-required rounds of the one call, linked by a signed `requestState`),
-// and to the people in Ferry (the input broker) otherwise. Owns the state key and the calls
-// between rounds.
+// Elicitation through the gateway: a form question or sampling request an upstream server makes
+// during a gateway call goes to the calling client when it declared that kind (legacy: a request
+// on its session; 2026-07-28: input-required rounds of the one call, linked by a signed
+// `requestState`), and to the people in Ferry (the input broker) otherwise. Owns the state key and
+// the calls between rounds.
 
 import { randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
@@ -22,7 +22,8 @@ import {
 } from '@modelcontextprotocol/server'
 import { writePrivateFile } from '../fs/private-file.js'
 import type { Log } from '../log.js'
-import type { ElicitationAsker } from '../mcp/call-asker.js'
+import { errorMessage } from '../errors.js'
+import type { ElicitationAsker, SamplingAnswer, SamplingAsker } from '../mcp/call-asker.js'
 import type { SessionHandle, SessionsApi } from '../service/ferry-service.js'
 import { confirmInClient } from './client-confirmation.js'
 import { requestCapabilities, type ClientView } from './client-view.js'
@@ -105,23 +106,49 @@ export class GatewayElicitation {
     const callId = call.sessions.newCallId()
     const session = await call.sessions.resolve(view.grant.session ?? undefined)
     const client = gatewayClientRef(view)
-    const why = !declaresForm(capabilities)
+    const noSession = !modern && ctx.sessionId === undefined
+    const formUnavailable = !declaresForm(capabilities)
       ? `${client.label} did not declare elicitation (form)`
-      : !modern && ctx.sessionId === undefined
+      : noSession
         ? `${client.label} has no session (its legacy requests are served statelessly), so a question cannot reach it`
         : undefined
+    const canSample = capabilities?.sampling !== undefined && !noSession
     // A client that cannot be asked leaves the server's questions to the people in Ferry.
-    if (why !== undefined) return call.run(ctx, { callId, elicitUnavailable: why })
-    // With `--confirm-in-client` the client's user can answer, so nobody else need be attached.
-    const callerCanAnswer = view.grant.confirmInClient
+    if (formUnavailable !== undefined && !canSample) {
+      return call.run(ctx, { callId, elicitUnavailable: formUnavailable })
+    }
+    const hooksOf = (ask: ElicitationAsker, sample: SamplingAsker): GatewayCallHooks => ({
+      callId,
+      ...(formUnavailable === undefined
+        ? { elicit: this.forwarding(session, call, ask) }
+        : { elicitUnavailable: formUnavailable }),
+      ...(canSample ? { sample: this.samplingForwarding(session, call, sample) } : {}),
+      // With `--confirm-in-client` the client's user can answer, so nobody else need be attached.
+      callerCanAnswer: view.grant.confirmInClient && formUnavailable === undefined,
+    })
+    const confirmed = (ask: ElicitationAsker, run: () => Promise<CallToolResult>) =>
+      formUnavailable === undefined ? this.withConfirmation(call, session, callId, ask, run) : run()
     if (!modern) {
       const ask: ElicitationAsker = (question, signal) =>
         ctx.mcpReq.elicitInput(
           { mode: 'form', ...question },
           { signal, timeout: LEGACY_ANSWER_MS, resetTimeoutOnProgress: true },
         )
-      const hooks = { callId, elicit: this.forwarding(session, call, ask), callerCanAnswer }
-      return this.withConfirmation(call, session, callId, ask, () => call.run(ctx, hooks))
+      const sample: SamplingAsker = async (params, signal) => {
+        try {
+          const result = await ctx.mcpReq.requestSampling(params, {
+            signal,
+            timeout: LEGACY_ANSWER_MS,
+            resetTimeoutOnProgress: true,
+          })
+          // The client's reply goes to the server as given (a reply with tool use included).
+          return { result } as SamplingAnswer
+        } catch (error) {
+          return { refused: `${client.label} gave none: ${errorMessage(error)}` }
+        }
+      }
+      const hooks = hooksOf(ask, sample)
+      return confirmed(ask, () => call.run(ctx, hooks))
     }
     const parked = new ParkedCall(callId, call.name, view.grant.name, () =>
       this.parked.delete(callId),
@@ -129,10 +156,8 @@ export class GatewayElicitation {
     this.parked.set(callId, parked)
     const ask: ElicitationAsker = (question, signal) => parked.ask(question, signal)
     const callCtx = parked.callContext(ctx)
-    const hooks = { callId, elicit: this.forwarding(session, call, ask), callerCanAnswer }
-    parked.start(() =>
-      this.withConfirmation(call, session, callId, ask, () => call.run(callCtx, hooks)),
-    )
+    const hooks = hooksOf(ask, (params, signal) => parked.askSampling(params, signal))
+    parked.start(() => confirmed(ask, () => call.run(callCtx, hooks)))
     return this.round(parked, ctx)
   }
 
@@ -183,6 +208,18 @@ export class GatewayElicitation {
   ): Promise<CallToolResult> {
     if (!call.view.grant.confirmInClient) return run()
     return confirmInClient({ ...call, session, callId, ask }, run)
+  }
+
+  /** Sampling requests go to the client, and the transcript says so. */
+  private samplingForwarding(
+    session: SessionHandle,
+    call: ElicitationCall,
+    sample: SamplingAsker,
+  ): SamplingAsker {
+    return (params, signal) => {
+      note(session, call, 'info', `asked ${gatewayClientRef(call.view).label} for a model reply`)
+      return sample(params, signal)
+    }
   }
 
   /** Questions go to the client, and the transcript says so. */

@@ -5,12 +5,15 @@
 
 import type {
   CallToolResult,
+  CreateMessageRequestParams,
+  CreateMessageResult,
   ElicitResult,
+  InputRequest,
   InputRequests,
   ServerContext,
 } from '@modelcontextprotocol/server'
 import { inputRequired } from '@modelcontextprotocol/server'
-import type { ElicitQuestion } from '../mcp/call-asker.js'
+import { CALL_ENDED, type ElicitQuestion, type SamplingAnswer } from '../mcp/call-asker.js'
 
 /**
  * How long a call waits for its client to come back with answers (the state's lifetime too): long
@@ -25,8 +28,10 @@ export type RoundOutcome =
   | { kind: 'questions'; inputRequests: InputRequests }
 
 interface Question {
-  question: ElicitQuestion
-  resolve: (answer: ElicitResult) => void
+  /** The request as the client gets it in a round. */
+  request: InputRequest
+  /** Its answer as the client gave it, or undefined once it was withdrawn. */
+  resolve: (answer: unknown) => void
 }
 
 /** The synthetic progress token the call's own context carries; rewritten for each round. */
@@ -80,16 +85,33 @@ export class ParkedCall {
     )
   }
 
-  /** Asks the client; resolves with its answer, or `cancel` once `signal` aborts. */
-  ask(question: ElicitQuestion, signal: AbortSignal): Promise<ElicitResult> {
+  /** Asks the client a form question; resolves with its answer, or `cancel` once `signal` aborts. */
+  async ask(question: ElicitQuestion, signal: AbortSignal): Promise<ElicitResult> {
+    const answer = await this.open(inputRequired.elicit({ mode: 'form', ...question }), signal)
+    return answer === undefined ? { action: 'cancel' } : (answer as ElicitResult)
+  }
+
+  /** Asks the client for a model reply; refused once `signal` aborts. */
+  async askSampling(
+    params: CreateMessageRequestParams,
+    signal: AbortSignal,
+  ): Promise<SamplingAnswer> {
+    const answer = await this.open(inputRequired.createMessage(params), signal)
+    return answer === undefined
+      ? { refused: CALL_ENDED }
+      : { result: answer as CreateMessageResult }
+  }
+
+  /** Puts `request` to the client in the next round; undefined once `signal` aborts. */
+  private open(request: InputRequest, signal: AbortSignal): Promise<unknown> {
     return new Promise((resolve) => {
       const key = `q${this.asked++}`
-      this.questions.set(key, { question, resolve })
+      this.questions.set(key, { request, resolve })
       signal.addEventListener(
         'abort',
         () => {
           this.questions.delete(key)
-          resolve({ action: 'cancel' })
+          resolve(undefined)
         },
         { once: true },
       )
@@ -103,7 +125,7 @@ export class ParkedCall {
       const open = this.questions.get(key)
       if (open === undefined) continue
       this.questions.delete(key)
-      open.resolve(response as ElicitResult)
+      open.resolve(response)
     }
   }
 
@@ -122,9 +144,7 @@ export class ParkedCall {
         }
         if (this.questions.size > 0) {
           const inputRequests: InputRequests = {}
-          for (const [key, { question }] of this.questions) {
-            inputRequests[key] = inputRequired.elicit({ mode: 'form', ...question })
-          }
+          for (const [key, { request }] of this.questions) inputRequests[key] = request
           this.idle = setTimeout(() => this.abandoned(), ROUND_WAIT_MS)
           this.idle.unref()
           return { kind: 'questions', inputRequests }

@@ -44,6 +44,12 @@ export type ElicitationAsker = (
   signal: AbortSignal,
 ) => Promise<ElicitResult>
 
+/** Answers one sampling request on behalf of a call (a gateway client that can). */
+export type SamplingAsker = (
+  params: CreateMessageRequestParams,
+  signal: AbortSignal,
+) => Promise<SamplingAnswer>
+
 /** Who answers a call's questions, of every kind a server may ask. */
 export interface CallAsker {
   form: ElicitationAsker

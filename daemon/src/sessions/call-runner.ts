@@ -7,7 +7,7 @@ import { ErrorCode, FerryError, toFerryError } from '../errors.js'
 import { randomHex } from '../ids.js'
 import type { Log } from '../log.js'
 import type { CallToolResult, ClientRef, ConfirmationOutcome } from '../protocol/index.js'
-import type { ElicitationAsker } from '../mcp/call-asker.js'
+import type { ElicitationAsker, SamplingAsker } from '../mcp/call-asker.js'
 import type { RegistryEntry } from '../tools/registry.js'
 import { ArgumentCheck, type CallRequested } from './argument-check.js'
 import type { InputBroker } from './input-broker.js'
@@ -29,6 +29,8 @@ export interface CallInput {
   answerers?: (() => number) | undefined
   /** Who answers the server's form questions during the call (a gateway client that can). */
   elicit?: ElicitationAsker | undefined
+  /** Who answers the server's sampling requests during the call (a gateway client that can). */
+  sample?: SamplingAsker | undefined
   /** Why the caller cannot answer them itself (a gateway client), when nobody else can either. */
   elicitUnavailable?: string | undefined
   /** The caller answers the server's questions of this call itself (an interactive terminal). */
@@ -137,6 +139,7 @@ export class CallRunner {
             callerUnable: input.elicitUnavailable,
           },
           input.elicit,
+          input.sample,
         ),
         onProgress: (p) =>
           void session

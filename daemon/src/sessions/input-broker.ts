@@ -13,6 +13,7 @@ import {
   type CallAsker,
   type ElicitationAsker,
   type SamplingAnswer,
+  type SamplingAsker,
 } from '../mcp/call-asker.js'
 import type {
   ClientRef,
@@ -90,10 +91,11 @@ export class InputBroker {
 
   /**
    * Who answers the questions of one call: the people attached to its session (and the caller,
-   * when it can); `form`, when given, answers form questions instead (a gateway client's own).
+   * when it can); `form` and `sampling`, when given, answer those questions instead (a gateway
+   * client's own).
    */
-  asker(target: InputTarget, form?: ElicitationAsker): CallAsker {
-    return this.askerFor([target], form)
+  asker(target: InputTarget, form?: ElicitationAsker, sampling?: SamplingAsker): CallAsker {
+    return this.askerFor([target], form, sampling)
   }
 
   /** Records the question and resolves with how it ended. */
@@ -179,7 +181,11 @@ export class InputBroker {
     }
   }
 
-  private askerFor(targets: InputTarget[], form?: ElicitationAsker): CallAsker {
+  private askerFor(
+    targets: InputTarget[],
+    form?: ElicitationAsker,
+    sampling?: SamplingAsker,
+  ): CallAsker {
     const ask = (question: InputQuestion, signal: AbortSignal) =>
       this.ask(targets, question, signal)
     const asker: CallAsker = {
@@ -189,8 +195,9 @@ export class InputBroker {
           elicitResult(await ask({ kind: 'form', ...question }, signal))),
       url: async (question, signal) =>
         elicitResult(await ask({ kind: 'url', ...question }, signal)),
-      sampling: async (params, signal) =>
-        samplingAnswer(await ask({ kind: 'sampling', params }, signal)),
+      sampling:
+        sampling ??
+        (async (params, signal) => samplingAnswer(await ask({ kind: 'sampling', params }, signal))),
       together: (others) => {
         const all = [...targets]
         for (const other of others) {
