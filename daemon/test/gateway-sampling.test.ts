@@ -1,22 +1,33 @@
 // Sampling through the gateway: a server's request for a model reply during a gateway client's
 // call goes to that client when it declared sampling (legacy: a request on its session;
-// 2026-07-28: an input-required round), and the server gets the client's reply as given.
+// 2026-07-28: an input-required round), and the server gets the client's reply as given. Roots
+// are never the client's: a server gets the person's, from settings.
 
+import { pathToFileURL } from 'node:url'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import type { CreateMessageResult } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cleanup, fixture, type Daemon } from './harness.js'
+import { cleanup, fixture, tempDir, type Daemon } from './harness.js'
 import { startInProcess } from './in-process.js'
 import { gatewayToken } from './gateway-surface-clients.js'
 
 let daemon: Daemon
 let token: string
+/** The one root the person set for both servers. */
+let root: string
 
 beforeAll(async () => {
+  root = await tempDir('ferry-root-')
   daemon = await startInProcess({
     mcpServers: {
-      old: fixture(['--input-tools', '--era', 'legacy'], { versionNegotiation: 'legacy' }),
-      new: fixture(['--input-tools', '--era', 'modern'], { versionNegotiation: 'auto' }),
+      old: fixture(['--input-tools', '--era', 'legacy'], {
+        versionNegotiation: 'legacy',
+        roots: [root],
+      }),
+      new: fixture(['--input-tools', '--era', 'modern'], {
+        versionNegotiation: 'auto',
+        roots: [root],
+      }),
     },
   })
   expect(await daemon.waitForStatus('old', 'ready')).toMatchObject({ era: 'legacy' })
@@ -32,12 +43,15 @@ const REPLY: CreateMessageResult = {
   stopReason: 'endTurn',
 }
 
-/** A client that declares sampling and answers every request with REPLY, keeping what it was asked. */
+/**
+ * A client that declares sampling and roots, answers every sampling request with REPLY and every
+ * roots request with the whole disk, keeping what it was asked.
+ */
 async function sampler(era: 'legacy' | 'modern'): Promise<{ client: Client; asked: unknown[] }> {
   const client = new Client(
     { name: `sampler-${era}`, version: '1.0.0' },
     {
-      capabilities: { sampling: {} },
+      capabilities: { sampling: {}, roots: {} },
       versionNegotiation: era === 'legacy' ? { mode: 'legacy' } : { mode: 'auto' },
     },
   )
@@ -45,6 +59,10 @@ async function sampler(era: 'legacy' | 'modern'): Promise<{ client: Client; aske
   client.setRequestHandler('sampling/createMessage', (request) => {
     asked.push(request.params.messages)
     return REPLY
+  })
+  client.setRequestHandler('roots/list', () => {
+    asked.push('roots')
+    return { roots: [{ uri: 'file:///', name: 'everything' }] }
   })
   await client.connect(
     new StreamableHTTPClientTransport(new URL('mcp', daemon.info.url), {
@@ -74,5 +92,20 @@ describe('sampling through the gateway', () => {
         await client.close()
       })
     }
+  }
+
+  for (const server of ['old', 'new'] as const) {
+    it(`gives a ${server === 'old' ? 'legacy' : '2026-07-28'} server the person's roots during a gateway call, never the client's`, async () => {
+      const { client, asked } = await sampler('legacy')
+      const result = await client.callTool({
+        name: `mcp_${server}_ask_person`,
+        arguments: { kind: 'roots' },
+      })
+      expect(result.structuredContent).toMatchObject({
+        received: { roots: [expect.objectContaining({ uri: pathToFileURL(root).href })] },
+      })
+      expect(asked).toEqual([])
+      await client.close()
+    })
   }
 })
