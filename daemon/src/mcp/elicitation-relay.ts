@@ -2,7 +2,10 @@
 // server's input-required rounds belong to the call they answer, and a legacy server's
 // `elicitation/create` or `sampling/createMessage` to the one call running on its connection, or
 // to all of them together when several run. `roots/list` is answered from the server's settings.
-// A question nobody can be asked is declined with the reason the server receives.
+// A question nobody can be asked is declined with the reason the server receives. A call the
+// server refuses until a page is opened (-32042) asks the person to open it and is sent again
+// once the server says the page's work is done (`notifications/elicitation/complete`), which also
+// closes a URL question still open.
 
 import { ProtocolError, isInputRequiredResult, type Client } from '@modelcontextprotocol/client'
 import type {
@@ -16,6 +19,7 @@ import type {
   Root,
 } from '@modelcontextprotocol/client'
 import { ErrorCode, FerryError } from '../errors.js'
+import { PageCompletions, pagesFirst } from './page-completions.js'
 import {
   DECLINE_REASON_META_KEY,
   SAMPLING_REFUSED,
@@ -28,6 +32,7 @@ import {
   type CallAsker,
   type Question,
   type SamplingAnswer,
+  type UrlQuestion,
 } from './call-asker.js'
 import type { CallTimer } from './call-timer.js'
 
@@ -44,6 +49,7 @@ export interface RelayOptions {
 /** The calls running on one connection, for attributing the questions its server asks. */
 export class ElicitationRelay {
   private readonly running = new Set<RunningCall>()
+  private readonly pages = new PageCompletions()
 
   constructor(private readonly options: RelayOptions) {}
 
@@ -52,10 +58,13 @@ export class ElicitationRelay {
     client.setRequestHandler('elicitation/create', (request, ctx) =>
       this.legacyElicitation(request.params, ctx.mcpReq.signal),
     )
+    client.setNotificationHandler('notifications/elicitation/complete', (notification) => {
+      this.pages.complete(notification.params.elicitationId)
+    })
     client.setRequestHandler('sampling/createMessage', async (request, ctx) => {
       const outcome = await this.legacy(
         { kind: 'sampling', params: request.params },
-        ctx.mcpReq.signal,
+        because(ctx.mcpReq.signal, 'the server withdrew it'),
       )
       const refused = refusal(outcome)
       if (refused !== undefined) throw new ProtocolError(SAMPLING_REFUSED, refused)
@@ -82,7 +91,19 @@ export class ElicitationRelay {
   async legacyElicitation(params: ElicitRequestParams, signal: AbortSignal): Promise<ElicitResult> {
     const question = elicitationOf(params)
     if (typeof question === 'string') return declined(question)
-    return (await this.legacy(question, signal)) as ElicitResult
+    const withdrawn = because(signal, 'the server withdrew it')
+    const id = question.kind === 'url' ? question.question.elicitationId : undefined
+    if (id === undefined) return (await this.legacy(question, withdrawn)) as ElicitResult
+    // A page the server says is done needs no answer any more.
+    const page = this.pages.watch(id)
+    try {
+      return (await this.legacy(
+        question,
+        AbortSignal.any([withdrawn, page.signal]),
+      )) as ElicitResult
+    } finally {
+      page.stop()
+    }
   }
 
   /**
@@ -116,7 +137,7 @@ export class ElicitationRelay {
       this.options.onDecline(null, reason)
       return question.kind === 'sampling' ? { refused: reason } : declined(reason)
     }
-    const outcome = await answer(calls, asker, question, because(signal, 'the server withdrew it'))
+    const outcome = await answer(calls, asker, question, signal)
     this.noteDecline(rest.length === 0 ? first.tool : null, outcome)
     return outcome
   }
@@ -182,7 +203,7 @@ export class ElicitationRelay {
     args: Record<string, unknown>,
     options: Parameters<Client['callTool']>[1],
   ): Promise<CallToolResult> {
-    let result = await client.callTool({ name: tool, arguments: args }, options)
+    let result = await this.firstCall(client, call, tool, args, options)
     for (let round = 1; isInputRequiredResult(result); round++) {
       if (round > MAX_INPUT_ROUNDS) {
         throw new FerryError(
@@ -204,6 +225,63 @@ export class ElicitationRelay {
       result = await client.callTool(retry, options)
     }
     return result as CallToolResult
+  }
+
+  /**
+   * Sends the call; a server that refuses it until the person opens a page (-32042) gets each page
+   * asked as a URL question, and the call again, once, when it says the pages' work is done.
+   */
+  private async firstCall(
+    client: Client,
+    call: RunningCall,
+    tool: string,
+    args: Record<string, unknown>,
+    options: Parameters<Client['callTool']>[1],
+  ): Promise<Awaited<ReturnType<Client['callTool']>>> {
+    try {
+      return await client.callTool({ name: tool, arguments: args }, options)
+    } catch (error) {
+      const pages = pagesFirst(error)
+      if (pages === undefined) throw error
+      for (const page of pages) await this.openPage(call, tool, page, options?.signal)
+      return await client.callTool({ name: tool, arguments: args }, options)
+    }
+  }
+
+  /** Asks the person to open `page`, then waits until the server says its work is done. */
+  private async openPage(
+    call: RunningCall,
+    tool: string,
+    page: UrlQuestion & { elicitationId: string },
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    const done = this.pages.watch(page.elicitationId)
+    try {
+      const asked = signal === undefined ? done.signal : AbortSignal.any([signal, done.signal])
+      const outcome: ElicitResult | SamplingAnswer =
+        call.asker === undefined
+          ? declined('nobody can answer questions of this call')
+          : await answer([call], call.asker, { kind: 'url', question: page }, asked)
+      if (done.signal.aborted) return
+      signal?.throwIfAborted()
+      this.noteDecline(call.tool, outcome)
+      const result = outcome as ElicitResult
+      if (result.action !== 'accept') {
+        const reason = result._meta?.[DECLINE_REASON_META_KEY]
+        throw new FerryError(
+          ErrorCode.UpstreamError,
+          `server "${this.options.server}" needs a page opened before ${tool} can run (${page.url}), and it was not (${typeof reason === 'string' ? reason : `${result.action} in Ferry`})`,
+        )
+      }
+      // Opened: the server says when the page's work is done. The call's own timeout runs meanwhile.
+      await new Promise<void>((resolve, reject) => {
+        if (done.signal.aborted) return resolve()
+        done.signal.addEventListener('abort', () => resolve(), { once: true })
+        signal?.addEventListener('abort', () => reject(signal.reason as Error), { once: true })
+      })
+    } finally {
+      done.stop()
+    }
   }
 
   private noteDecline(tool: string | null, outcome: ElicitResult | SamplingAnswer): void {
