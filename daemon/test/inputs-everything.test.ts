@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { bindTaskReceiver } from '@modelcontextprotocol/ext-tasks/receiver'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ToolInfo } from '../src/protocol/index.js'
 import { cleanup, startDaemon, waitFor, type Daemon } from './harness.js'
@@ -18,7 +19,10 @@ import {
 
 const ELICIT = 'mcp_everything_trigger-elicitation-request'
 
-/** The tool names server-everything lists to an SDK client that declares all four capabilities. */
+/**
+ * The tool names server-everything lists to an SDK client that declares all four capabilities,
+ * and takes sampling and elicitation requests as tasks too.
+ */
 async function toolsForFullClient(): Promise<string[]> {
   const client = new Client(
     { name: 'full-client', version: '1.0.0' },
@@ -31,6 +35,12 @@ async function toolsForFullClient(): Promise<string[]> {
     },
   )
   client.setRequestHandler('roots/list', () => ({ roots: [] }))
+  const tasks = bindTaskReceiver(client, {
+    methods: { 'sampling/createMessage': true, 'elicitation/create': true },
+    sampling: () => Promise.reject(new Error('not asked here')),
+    elicitation: () => Promise.reject(new Error('not asked here')),
+  })
+  client.registerCapabilities({ tasks: { ...tasks.capabilities } })
   await client.connect(
     new StdioClientTransport({ command: process.execPath, args: [everythingPath, 'stdio'] }),
   )
@@ -59,6 +69,8 @@ describe('server-everything asks the people in Ferry', () => {
         'trigger-elicitation-request',
         'trigger-url-elicitation',
         'trigger-sampling-request',
+        'trigger-sampling-request-async',
+        'trigger-elicitation-request-async',
         'get-roots-list',
       ]),
     )
@@ -288,6 +300,38 @@ describe('server-everything asks the people in Ferry', () => {
     const { text } = await endOf(tab, callId)
     expect(text).toContain('"text": "Hi from a person"')
     expect(text).toContain('"model": "person-1"')
+    tab.ws.close()
+  })
+
+  it('answers a sampling request it sends as a task with a person’s reply, which it polls for', async () => {
+    const tab = await answerer(daemon)
+    const { callId } = await startCall(tab, 'mcp_everything_trigger-sampling-request-async', {
+      prompt: 'Say hi later',
+      maxTokens: 20,
+    })
+    const input = await nextInput(tab, callId)
+    expect(input).toMatchObject({ kind: 'sampling', server: 'everything' })
+    await answerInput(tab, input.inputId, {
+      action: 'accept',
+      content: { text: 'Hi, as a task', model: 'person-2' },
+    })
+    const { text } = await endOf(tab, callId)
+    expect(text).toContain('[COMPLETED] Async sampling completed!')
+    expect(text).toContain('"text": "Hi, as a task"')
+    tab.ws.close()
+  })
+
+  it('answers an elicitation it sends as a task with a person’s form', async () => {
+    const tab = await answerer(daemon)
+    const { callId } = await startCall(tab, 'mcp_everything_trigger-elicitation-request-async')
+    const input = await nextInput(tab, callId)
+    expect(input).toMatchObject({ kind: 'form', server: 'everything' })
+    expect(input.message).toContain('async task demo')
+    const content = { name: 'Ada', favoriteColor: 'Blue', agreeToTerms: true }
+    await answerInput(tab, input.inputId, { action: 'accept', content })
+    const { text } = await endOf(tab, callId)
+    expect(text).toContain('[COMPLETED]')
+    expect(text).toContain('"favoriteColor": "Blue"')
     tab.ws.close()
   })
 })

@@ -18,6 +18,10 @@ import type {
   InputResponses,
   Root,
 } from '@modelcontextprotocol/client'
+import {
+  bindTaskReceiver,
+  type TaskReceiverBinding,
+} from '@modelcontextprotocol/ext-tasks/receiver'
 import { ErrorCode, FerryError } from '../errors.js'
 import { PageCompletions, pagesFirst } from './page-completions.js'
 import {
@@ -36,6 +40,20 @@ import {
 } from './call-asker.js'
 import type { CallTimer } from './call-timer.js'
 
+/** How often a server is asked to poll a question it sent as a task. */
+const TASK_POLL_MS = 1_000
+
+/** A result as the task receiver keeps it: plain JSON. */
+type JsonRecord = Parameters<typeof bindTaskReceiver>[1]['sampling'] extends
+  | ((...args: never[]) => Promise<infer R>)
+  | undefined
+  ? R
+  : never
+
+function toJson(result: ElicitResult | CreateMessageResult): JsonRecord {
+  return JSON.parse(JSON.stringify(result)) as JsonRecord
+}
+
 /** Input-required rounds one call may take before Ferry stops it (the SDK's own default). */
 export const MAX_INPUT_ROUNDS = 10
 
@@ -50,10 +68,16 @@ export interface RelayOptions {
 export class ElicitationRelay {
   private readonly running = new Set<RunningCall>()
   private readonly pages = new PageCompletions()
+  /** Questions the server sends as tasks, on the current client. */
+  private tasks: TaskReceiverBinding | undefined
 
   constructor(private readonly options: RelayOptions) {}
 
-  /** Answers the server's requests on `client`; call before `connect()`, which they may follow. */
+  /**
+   * Answers the server's requests on `client`, also those it sends as 2025-11-25 tasks (the
+   * question is the task's work; the server polls for its answer); call before `connect()`, which
+   * they may follow.
+   */
   register(client: Client): void {
     client.setRequestHandler('elicitation/create', (request, ctx) =>
       this.legacyElicitation(request.params, ctx.mcpReq.signal),
@@ -61,18 +85,44 @@ export class ElicitationRelay {
     client.setNotificationHandler('notifications/elicitation/complete', (notification) => {
       this.pages.complete(notification.params.elicitationId)
     })
-    client.setRequestHandler('sampling/createMessage', async (request, ctx) => {
-      const outcome = await this.legacy(
-        { kind: 'sampling', params: request.params },
-        because(ctx.mcpReq.signal, 'the server withdrew it'),
-      )
-      const refused = refusal(outcome)
-      if (refused !== undefined) throw new ProtocolError(SAMPLING_REFUSED, refused)
-      return (outcome as { result: CreateMessageResult }).result
-    })
+    client.setRequestHandler('sampling/createMessage', (request, ctx) =>
+      this.legacySampling(request.params, ctx.mcpReq.signal),
+    )
     if (this.options.roots() !== undefined) {
       client.setRequestHandler('roots/list', () => ({ roots: this.options.roots() ?? [] }))
     }
+    // A connection replaced by a new one stops answering for the old client's tasks.
+    this.tasks?.close()
+    this.tasks = bindTaskReceiver(client, {
+      methods: { 'sampling/createMessage': true, 'elicitation/create': true },
+      pollIntervalMs: TASK_POLL_MS,
+      sampling: async (request, { signal }) =>
+        toJson(
+          await this.legacySampling(
+            request.params as unknown as CreateMessageRequestParams,
+            signal,
+          ),
+        ),
+      elicitation: async (request, { signal }) =>
+        toJson(
+          await this.legacyElicitation(request.params as unknown as ElicitRequestParams, signal),
+        ),
+    })
+    client.registerCapabilities({ tasks: { ...this.tasks.capabilities } })
+  }
+
+  /** A legacy `sampling/createMessage`, for the call (or calls) that may have asked it. */
+  private async legacySampling(
+    params: CreateMessageRequestParams,
+    signal: AbortSignal,
+  ): Promise<CreateMessageResult> {
+    const outcome = await this.legacy(
+      { kind: 'sampling', params },
+      because(signal, 'the server withdrew it'),
+    )
+    const refused = refusal(outcome)
+    if (refused !== undefined) throw new ProtocolError(SAMPLING_REFUSED, refused)
+    return (outcome as { result: CreateMessageResult }).result
   }
 
   /** A call starts on the connection; `end()` it when it settles, which withdraws its questions. */
