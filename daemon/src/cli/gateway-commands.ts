@@ -15,6 +15,7 @@ export interface CreateOptions {
   unprefixed?: boolean
   session?: string
   confirmInClient?: boolean
+  toolSearch?: boolean
   json?: boolean
 }
 
@@ -36,6 +37,7 @@ export async function createToken(
     ...(options.unprefixed === true ? { unprefixed: true } : {}),
     ...(options.session === undefined ? {} : { session: options.session }),
     ...(options.confirmInClient === true ? { confirmInClient: true } : {}),
+    ...(options.toolSearch === true ? { toolSearch: true } : {}),
   }
   const created = await (
     await connectDaemon(ctx.stateDir)
@@ -55,7 +57,7 @@ function describe(info: GatewayTokenInfo): string {
   const scope = info.servers.join(',') + (info.unprefixed ? ' (unprefixed)' : '')
   const session = info.session === null ? 'default session' : `session ${info.session}`
   const used = info.lastUsedAt === null ? 'never used' : `last used ${info.lastUsedAt}`
-  const confirm = info.confirmInClient ? ', confirms in client' : ''
+  const confirm = `${info.confirmInClient ? ', confirms in client' : ''}${info.toolSearch ? ', tool search' : ''}`
   return `${info.name}  servers ${scope}  ${session}${confirm}  created ${info.createdAt}  ${used}`
 }
 

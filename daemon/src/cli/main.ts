@@ -206,6 +206,7 @@ export function buildProgram(
     .option('--unprefixed', "with exactly one server: its tools keep the server's own names")
     .option('--session <id>', "session its calls go to (default: the workspace's default session)")
     .option('--confirm-in-client', "also ask confirmations of the client's user (elicitation)")
+    .option('--tool-search', 'list a search tool (and pinned tools) instead of every tool')
     .option('--json', 'print JSON')
     .action((name: string, options: import('./gateway-commands.js').CreateOptions) =>
       run(async (c) => (await gatewayCommands()).createToken(c, name, options)),

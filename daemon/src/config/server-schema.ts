@@ -75,6 +75,8 @@ export const gatewaySchema = z.object({
   sessionIdleMs: positiveInt.optional(),
   maxSessions: positiveInt.optional(),
   taskAfterMs: z.int().nonnegative({ error: 'expected a non-negative integer' }).optional(),
+  toolSearch: z.boolean().optional(),
+  pinnedTools: stringArray.optional(),
 })
 
 export type RawGateway = z.infer<typeof gatewaySchema>

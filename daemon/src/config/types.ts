@@ -114,6 +114,10 @@ export interface GatewaySettings {
   sessionIdleMs: number
   maxSessions: number
   taskAfterMs: number
+  /** Every client gets the search tool instead of the full tool list (a token can ask for it too). */
+  toolSearch: boolean
+  /** Globs over qualified tool names listed beside the search tool. */
+  pinnedTools: string[]
 }
 
 export interface Settings {

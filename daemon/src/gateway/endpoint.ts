@@ -17,7 +17,6 @@ import {
   type Server,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server'
-import type { GatewaySettings } from '../config/types.js'
 import { errorMessage } from '../errors.js'
 import { MAX_BODY_BYTES } from '../limits.js'
 import { gatewayClientRef, SessionCancels } from './gateway-call.js'
@@ -43,9 +42,7 @@ interface LegacySession {
   lastUsed: number
 }
 
-export interface GatewayDeps extends Omit<GatewayServerDeps, 'tasks' | 'follows'> {
-  settings: () => GatewaySettings
-}
+export type GatewayDeps = Omit<GatewayServerDeps, 'tasks' | 'follows'>
 
 export { jsonRpcError }
 

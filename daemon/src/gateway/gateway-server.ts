@@ -23,6 +23,8 @@ import {
 import { GatewayTasks } from './tasks.js'
 import { PROMPTS_RESOURCES_CAPABILITIES, servePromptsAndResources } from './prompts-resources.js'
 import type { GatewayFollows } from './resource-follows.js'
+import { SEARCH_TOOL, searchingList, searchResult } from './tool-search.js'
+import type { GatewaySettings } from '../config/types.js'
 import type { GatewayGrant } from './token-store.js'
 
 export interface GatewayServerDeps {
@@ -36,6 +38,7 @@ export interface GatewayServerDeps {
   elicitation: GatewayElicitation
   /** Resource subscriptions of legacy sessions. */
   follows: GatewayFollows
+  settings: () => GatewaySettings
 }
 
 export const GATEWAY_INSTRUCTIONS = [
@@ -75,11 +78,16 @@ export function gatewayServer(
       requestState: { verify: deps.elicitation.verify },
     },
   )
-  server.setRequestHandler('tools/list', () => ({ tools: view.tools() }))
+  // A searching client lists the search tool (and the pinned tools), and may call any of its tools.
+  const searching = () => grant.toolSearch || deps.settings().toolSearch
+  server.setRequestHandler('tools/list', () => ({
+    tools: searching() ? searchingList(view, deps.settings().pinnedTools) : view.tools(),
+  }))
   servePromptsAndResources(server, deps, view, cancels === undefined ? undefined : deps.follows)
   server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
     const { name } = request.params
     const args = request.params.arguments ?? {}
+    if (name === SEARCH_TOOL && searching()) return searchResult(view, args)
     try {
       const { definition } = view.lookup(name)
       const taskOnly = GatewayTasks.refusalFor(server, ctx, definition)

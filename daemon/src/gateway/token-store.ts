@@ -30,6 +30,8 @@ const recordSchema = z.object({
   unprefixed: z.boolean(),
   session: z.string().nullable(),
   confirmInClient: z.boolean(),
+  // Tokens made before the option existed list every tool.
+  toolSearch: z.boolean().default(false),
   createdAt: z.string(),
   lastUsedAt: z.string().nullable(),
 })
@@ -112,6 +114,7 @@ export class GatewayTokenStore {
       unprefixed,
       session: request.session ?? null,
       confirmInClient: request.confirmInClient === true,
+      toolSearch: request.toolSearch === true,
       createdAt: new Date().toISOString(),
       lastUsedAt: null,
     }

@@ -12,6 +12,7 @@ const createBody = z.object({
   unprefixed: z.boolean().optional(),
   session: z.string().min(1).max(64).optional(),
   confirmInClient: z.boolean().optional(),
+  toolSearch: z.boolean().optional(),
 })
 
 export interface GatewayRouteDeps {

@@ -177,6 +177,8 @@ export interface GatewayTokenInfo {
   session: string | null
   /** Ferry also asks its confirmations of the client's own user (through elicitation). */
   confirmInClient: boolean
+  /** Its tool list is a search tool (and the pinned tools) rather than every tool. */
+  toolSearch: boolean
   createdAt: string
   lastUsedAt: string | null
 }
@@ -188,6 +190,7 @@ export interface GatewayTokenCreateRequest {
   unprefixed?: boolean
   session?: string
   confirmInClient?: boolean
+  toolSearch?: boolean
 }
 
 /** Answer of `POST /api/gateway/tokens`: the only time the token itself is shown. */
