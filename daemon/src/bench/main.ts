@@ -9,6 +9,7 @@ import { benchProbeFloor } from './probe-floor.js'
 import { benchProgressFlood } from './progress-flood.js'
 import { benchDurability, benchFanOut, benchLargeSessions } from './sessions-bench.js'
 import { benchMemory, benchStartup } from './startup-and-memory.js'
+import { benchToolSearch } from './tool-search-bench.js'
 import { benchTrace } from './trace-bench.js'
 import { benchWebShellApps, benchWebShellEvents, benchWebShellLoad } from './webshell-bench.js'
 import { benchWebShellTools } from './webshell-tools-bench.js'
@@ -30,6 +31,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'app-start': benchWebShellApps,
   'webshell-tools': benchWebShellTools,
   gateway: benchGateway,
+  'tool-search': benchToolSearch,
   trace: benchTrace,
 }
 

@@ -45,6 +45,26 @@ export function searchingList(view: ClientView, pinned: string[]): Tool[] {
   return [searchToolDefinition, ...kept]
 }
 
+/** Words too common to tell tools apart. */
+const STOP_WORDS = new Set(
+  (
+    'a an and any are as at be by can do does for from get give has have how i if in into is it its ' +
+    'me my of on or so some that the their them then there these this to was what when which while ' +
+    'who will with you your'
+  ).split(' '),
+)
+
+/** A term as indexed and searched: lower case, a common word dropped, a plural or verb ending cut. */
+function stem(term: string): string | null {
+  const word = term.toLowerCase()
+  if (STOP_WORDS.has(word)) return null
+  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`
+  if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3)
+  if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2)
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1)
+  return word
+}
+
 /** `read_file`, `readFile` and `read-file` alike become "read file". */
 function words(name: string): string {
   return name
@@ -63,6 +83,7 @@ export function searchTools(tools: readonly Tool[], query: string, limit: number
     params: string
   }>({
     fields: ['name', 'title', 'text', 'params'],
+    processTerm: stem,
     searchOptions: { boost: { name: 2, title: 2, params: 0.5 }, prefix: true, fuzzy: 0.2 },
   })
   index.addAll(
