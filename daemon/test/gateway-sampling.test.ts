@@ -9,6 +9,7 @@ import type { CreateMessageResult } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cleanup, fixture, tempDir, type Daemon } from './harness.js'
 import { startInProcess } from './in-process.js'
+import { elicitingClient } from './gateway-harness.js'
 import { gatewayToken } from './gateway-surface-clients.js'
 
 let daemon: Daemon
@@ -108,4 +109,34 @@ describe('sampling through the gateway', () => {
       await client.close()
     })
   }
+
+  it("keeps a 2026-07-28 server's own key for its question in the client's round", async () => {
+    const client = await elicitingClient(
+      daemon,
+      token,
+      'modern',
+      () => Promise.reject(new Error('answered by hand')),
+      { autoFulfill: false },
+    )
+    const name = 'mcp_new_ask_person'
+    const first = (await client.callTool(
+      { name, arguments: { kind: 'secret' } },
+      { allowInputRequired: true },
+    )) as { resultType?: string; requestState?: string; inputRequests?: Record<string, unknown> }
+    expect(first.resultType).toBe('input_required')
+    // The fixture asks under `answer`, and reads its answer from there.
+    expect(Object.keys(first.inputRequests ?? {})).toEqual(['answer'])
+    const answer = { action: 'accept', content: { user: 'ada', key: 'k-1' } }
+    const done = (await client.callTool(
+      {
+        name,
+        arguments: { kind: 'secret' },
+        inputResponses: { answer },
+        requestState: first.requestState,
+      } as never,
+      { allowInputRequired: true },
+    )) as { structuredContent?: unknown }
+    expect(done.structuredContent).toEqual({ received: answer })
+    await client.close()
+  })
 })

@@ -129,9 +129,9 @@ export class GatewayElicitation {
     const confirmed = (ask: ElicitationAsker, run: () => Promise<CallToolResult>) =>
       formUnavailable === undefined ? this.withConfirmation(call, session, callId, ask, run) : run()
     if (!modern) {
-      const ask: ElicitationAsker = (question, signal) =>
+      const ask: ElicitationAsker = ({ message, requestedSchema }, signal) =>
         ctx.mcpReq.elicitInput(
-          { mode: 'form', ...question },
+          { mode: 'form', message, requestedSchema },
           { signal, timeout: LEGACY_ANSWER_MS, resetTimeoutOnProgress: true },
         )
       const sample: SamplingAsker = async (params, signal) => {
@@ -156,7 +156,7 @@ export class GatewayElicitation {
     this.parked.set(callId, parked)
     const ask: ElicitationAsker = (question, signal) => parked.ask(question, signal)
     const callCtx = parked.callContext(ctx)
-    const hooks = hooksOf(ask, (params, signal) => parked.askSampling(params, signal))
+    const hooks = hooksOf(ask, (params, signal, key) => parked.askSampling(params, signal, key))
     parked.start(() => confirmed(ask, () => call.run(callCtx, hooks)))
     return this.round(parked, ctx)
   }
@@ -216,9 +216,9 @@ export class GatewayElicitation {
     call: ElicitationCall,
     sample: SamplingAsker,
   ): SamplingAsker {
-    return (params, signal) => {
+    return (params, signal, key) => {
       note(session, call, 'info', `asked ${gatewayClientRef(call.view).label} for a model reply`)
-      return sample(params, signal)
+      return sample(params, signal, key)
     }
   }
 

@@ -87,7 +87,8 @@ export class ParkedCall {
 
   /** Asks the client a form question; resolves with its answer, or `cancel` once `signal` aborts. */
   async ask(question: ElicitQuestion, signal: AbortSignal): Promise<ElicitResult> {
-    const answer = await this.open(inputRequired.elicit({ mode: 'form', ...question }), signal)
+    const { key, ...form } = question
+    const answer = await this.open(inputRequired.elicit({ mode: 'form', ...form }), signal, key)
     return answer === undefined ? { action: 'cancel' } : (answer as ElicitResult)
   }
 
@@ -95,17 +96,22 @@ export class ParkedCall {
   async askSampling(
     params: CreateMessageRequestParams,
     signal: AbortSignal,
+    key?: string,
   ): Promise<SamplingAnswer> {
-    const answer = await this.open(inputRequired.createMessage(params), signal)
+    const answer = await this.open(inputRequired.createMessage(params), signal, key)
     return answer === undefined
       ? { refused: CALL_ENDED }
       : { result: answer as CreateMessageResult }
   }
 
-  /** Puts `request` to the client in the next round; undefined once `signal` aborts. */
-  private open(request: InputRequest, signal: AbortSignal): Promise<unknown> {
+  /**
+   * Puts `request` to the client in the next round, under the server's own key when it has one
+   * that is free; undefined once `signal` aborts.
+   */
+  private open(request: InputRequest, signal: AbortSignal, own?: string): Promise<unknown> {
     return new Promise((resolve) => {
-      const key = `q${this.asked++}`
+      let key = own !== undefined && !this.questions.has(own) ? own : `q${this.asked++}`
+      while (key !== own && this.questions.has(key)) key = `q${this.asked++}`
       this.questions.set(key, { request, resolve })
       signal.addEventListener(
         'abort',

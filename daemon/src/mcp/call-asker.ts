@@ -22,6 +22,8 @@ export const SAMPLING_REFUSED = -1
 export interface ElicitQuestion {
   message: string
   requestedSchema: ElicitRequestFormParams['requestedSchema']
+  /** 2026-07-28: the server's own key for it in its round, kept where it is forwarded in a round. */
+  key?: string | undefined
 }
 
 /** A URL elicitation: a page the person may open, outside Ferry. */
@@ -44,17 +46,21 @@ export type ElicitationAsker = (
   signal: AbortSignal,
 ) => Promise<ElicitResult>
 
-/** Answers one sampling request on behalf of a call (a gateway client that can). */
+/**
+ * Answers one sampling request on behalf of a call (a gateway client that can); `key` as for
+ * `ElicitQuestion`.
+ */
 export type SamplingAsker = (
   params: CreateMessageRequestParams,
   signal: AbortSignal,
+  key?: string,
 ) => Promise<SamplingAnswer>
 
 /** Who answers a call's questions, of every kind a server may ask. */
 export interface CallAsker {
   form: ElicitationAsker
   url(question: UrlQuestion, signal: AbortSignal): Promise<ElicitResult>
-  sampling(params: CreateMessageRequestParams, signal: AbortSignal): Promise<SamplingAnswer>
+  sampling: SamplingAsker
   /**
    * One asker for a legacy question that any of several running calls may have asked (this one
    * and `others`), or undefined when they cannot be asked together.
@@ -76,7 +82,7 @@ function withdrawn(): ElicitResult {
 export type Question =
   | { kind: 'form'; question: ElicitQuestion }
   | { kind: 'url'; question: UrlQuestion }
-  | { kind: 'sampling'; params: CreateMessageRequestParams }
+  | { kind: 'sampling'; params: CreateMessageRequestParams; key?: string | undefined }
 
 /** The question in an elicitation request, or why Ferry cannot ask it. */
 export function elicitationOf(params: ElicitRequestParams | undefined): Question | string {
@@ -203,7 +209,7 @@ export async function answer(
         return await asking(calls, request, withdrawn(), (s) => asker.url(question.question, s))
       case 'sampling':
         return await asking(calls, request, { refused: CALL_ENDED }, (s) =>
-          asker.sampling(question.params, s),
+          asker.sampling(question.params, s, question.key),
         )
     }
   } catch (error) {

@@ -204,7 +204,7 @@ export class ElicitationRelay {
     const entries = Object.entries(requests ?? {})
     const answers = await Promise.all(
       entries.map(
-        async ([key, request]) => [key, await this.embedded(call, request, signal)] as const,
+        async ([key, request]) => [key, await this.embedded(call, key, request, signal)] as const,
       ),
     )
     return Object.fromEntries(answers) as InputResponses
@@ -212,16 +212,26 @@ export class ElicitationRelay {
 
   private async embedded(
     call: RunningCall,
+    key: string,
     request: InputRequests[string],
     signal: AbortSignal | undefined,
   ): Promise<InputResponses[string]> {
     if (request.method === 'roots/list') return { roots: this.options.roots() ?? [] }
-    const question: Question | string =
+    const asked: Question | string =
       request.method === 'elicitation/create'
         ? elicitationOf(request.params as ElicitRequestParams)
         : request.method === 'sampling/createMessage'
           ? { kind: 'sampling', params: request.params as CreateMessageRequestParams }
           : `Ferry does not answer ${(request as { method: string }).method} requests`
+    // The server's key goes with the question, so a round that forwards it can keep it.
+    const question: Question | string =
+      typeof asked === 'string'
+        ? asked
+        : asked.kind === 'form'
+          ? { kind: 'form', question: { ...asked.question, key } }
+          : asked.kind === 'sampling'
+            ? { ...asked, key }
+            : asked
     if (typeof question === 'string') return declined(question)
     const outcome =
       call.asker === undefined
