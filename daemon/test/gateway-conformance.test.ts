@@ -21,7 +21,7 @@ import { startInProcess } from './in-process.js'
 
 describe('the MCP conformance suite against the gateway', () => {
   let daemon: Daemon
-  let closeForwarder: (() => Promise<void>) | undefined
+  const forwarders: Array<() => Promise<void>> = []
   const results = new Map<Revision, Map<string, ScenarioResult>>()
   const logs: string[] = []
 
@@ -30,32 +30,44 @@ describe('the MCP conformance suite against the gateway', () => {
       installSuiteNode(),
       (async () => {
         daemon = await startInProcess({
+          // The same server twice: reached in the 2025 era for that revision's scenarios, and in
+          // the 2026-07-28 era (it speaks both) for that revision's, as a client of that era would.
           mcpServers: {
             conformance: { command: process.execPath, args: [conformanceServerPath], trust: true },
+            'conformance-modern': {
+              command: process.execPath,
+              args: [conformanceServerPath],
+              trust: true,
+              versionNegotiation: 'auto',
+            },
           },
           // The Tasks scenarios' shortest long-running call takes a second: it always becomes a
           // task, and a quick call has most of that second to answer on a loaded machine.
           gateway: { taskAfterMs: 900 },
         })
-        await daemon.waitForStatus('conformance', 'ready')
+        expect(await daemon.waitForStatus('conformance', 'ready')).toMatchObject({ era: 'legacy' })
+        expect(await daemon.waitForStatus('conformance-modern', 'ready')).toMatchObject({
+          era: 'modern',
+        })
       })(),
     ])
-    const created = await daemon.cli([
-      'gateway',
-      'token',
-      'create',
-      'conformance-suite',
-      '--servers',
-      'conformance',
-      '--unprefixed',
-    ])
-    expect(created.code, created.stderr).toBe(0)
-    const forwarder = await bearerForwarder(
-      new URL('mcp', daemon.info.url).href,
-      created.stdout.trim(),
-    )
-    closeForwarder = forwarder.close
     for (const revision of REVISIONS) {
+      const server = revision === '2025-11-25' ? 'conformance' : 'conformance-modern'
+      const created = await daemon.cli([
+        'gateway',
+        'token',
+        'create',
+        `suite-${revision}`,
+        '--servers',
+        server,
+        '--unprefixed',
+      ])
+      expect(created.code, created.stderr).toBe(0)
+      const forwarder = await bearerForwarder(
+        new URL('mcp', daemon.info.url).href,
+        created.stdout.trim(),
+      )
+      forwarders.push(forwarder.close)
       const outputDir = await tempDir(`ferry-conformance-${revision}-`)
       const { results: run, log } = await runRevision(node, forwarder.url, revision, outputDir)
       results.set(revision, run)
@@ -64,7 +76,7 @@ describe('the MCP conformance suite against the gateway', () => {
   }, 320_000)
 
   afterAll(async () => {
-    await closeForwarder?.()
+    for (const close of forwarders) await close()
     await cleanup()
   })
 

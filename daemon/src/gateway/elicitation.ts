@@ -39,6 +39,8 @@ export const LEGACY_ANSWER_MS = 600_000
 interface RoundState {
   callId: string
   tool: string
+  /** Which round of the call it is: each round's state is its own. */
+  round: number
 }
 
 export interface ElicitationCall {
@@ -194,7 +196,10 @@ export class GatewayElicitation {
   ): Promise<CallToolResult | InputRequiredResult> {
     const outcome = await parked.round(ctx)
     if (outcome.kind === 'result') return outcome.result
-    const requestState = await this.codec.mint({ callId: parked.callId, tool: parked.tool }, ctx)
+    const requestState = await this.codec.mint(
+      { callId: parked.callId, tool: parked.tool, round: parked.nextRound() },
+      ctx,
+    )
     return inputRequired({ inputRequests: outcome.inputRequests, requestState })
   }
 

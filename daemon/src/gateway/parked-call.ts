@@ -40,6 +40,7 @@ const ROUND_TOKEN = 'ferry-round'
 export class ParkedCall {
   private readonly questions = new Map<string, Question>()
   private asked = 0
+  private rounds = 0
   private outcome: { result: CallToolResult } | { error: unknown } | undefined
   private current: ServerContext | undefined
   /** Rounds waiting for the result or a question (a client may retry twice at once). */
@@ -56,6 +57,11 @@ export class ParkedCall {
     readonly client: string,
     private readonly onGone: () => void,
   ) {}
+
+  /** Counts the rounds that put questions to the client. */
+  nextRound(): number {
+    return ++this.rounds
+  }
 
   /** The context the call runs with: progress goes to whichever round is current. */
   callContext(first: ServerContext): ServerContext {
