@@ -18,19 +18,20 @@ beforeAll(async () => {
       opened: fixture(['--url-required', '--era', 'legacy']),
       unanswered: fixture(['--url-required', '--era', 'legacy']),
       declined: fixture(['--url-required', '--era', 'legacy']),
+      asked: fixture(['--url-required', '--era', 'legacy']),
     },
   })
-  for (const name of ['opened', 'unanswered', 'declined']) {
+  for (const name of ['opened', 'unanswered', 'declined', 'asked']) {
     await daemon.waitForStatus(name, 'ready')
   }
 })
 afterAll(cleanup)
 
-const finishPage = (server: string) =>
+const finishPage = (server: string, args: Record<string, unknown> = {}) =>
   daemon.api('/call', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ tool: `mcp_${server}_finish_page`, arguments: {} }),
+    body: JSON.stringify({ tool: `mcp_${server}_finish_page`, arguments: args }),
   })
 
 describe('a call that needs a page opened first (-32042)', () => {
@@ -74,6 +75,25 @@ describe('a call that needs a page opened first (-32042)', () => {
     expect(JSON.stringify(event)).toContain(
       `needs a page opened before needs_page can run (${PAGE_URL}), and it was not`,
     )
+    tab.ws.close()
+  })
+
+  it("closes a URL elicitation still open when the server says its page's work is done", async () => {
+    const tab = await answerer(daemon)
+    const { callId } = await startCall(tab, 'mcp_asked_ask_page')
+    const input = await nextInput(tab, callId)
+    expect(input).toMatchObject({ kind: 'url', url: PAGE_URL })
+    expect((await finishPage('asked', { ask: true })).status).toBe(200)
+    expect(await resolvedOf(tab, input.inputId)).toMatchObject({
+      action: 'cancel',
+      reason: PAGE_DONE,
+    })
+    // The server hears the question was withdrawn, with the reason.
+    const { text } = await endOf(tab, callId)
+    expect(JSON.parse(text)).toMatchObject({
+      action: 'cancel',
+      _meta: { 'ferry/reason': PAGE_DONE },
+    })
     tab.ws.close()
   })
 })

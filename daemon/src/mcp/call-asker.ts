@@ -75,8 +75,8 @@ export function declined(reason: string): ElicitResult {
 /** Why a question was withdrawn when its call ended. */
 export const CALL_ENDED = 'the call it belonged to ended'
 
-function withdrawn(): ElicitResult {
-  return { action: 'cancel', _meta: { [DECLINE_REASON_META_KEY]: CALL_ENDED } }
+function withdrawn(reason = CALL_ENDED): ElicitResult {
+  return { action: 'cancel', _meta: { [DECLINE_REASON_META_KEY]: reason } }
 }
 
 export type Question =
@@ -161,23 +161,24 @@ export function because(signal: AbortSignal, reason: string): AbortSignal {
 
 /**
  * Asks through `asker` with the calls' clocks held; once the calls end (or the server withdraws
- * the request through `request`) the answer is `ended` without waiting.
+ * the request through `request`) the answer is `ended`, with the reason, without waiting.
  */
 async function asking<T>(
   calls: readonly RunningCall[],
   request: AbortSignal | undefined,
-  ended: T,
+  ended: (reason: string) => T,
   ask: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const callsOver = allAborted(calls.map((call) => call.signal))
   const signal =
     request === undefined ? callsOver.signal : AbortSignal.any([request, callsOver.signal])
+  const why = () => (typeof signal.reason === 'string' ? signal.reason : CALL_ENDED)
   if (signal.aborted) {
     callsOver.dispose()
-    return ended
+    return ended(why())
   }
   const over = new Promise<T>((resolve) =>
-    signal.addEventListener('abort', () => resolve(ended), { once: true }),
+    signal.addEventListener('abort', () => resolve(ended(why())), { once: true }),
   )
   for (const call of calls) {
     call.timer?.hold()
@@ -204,12 +205,15 @@ export async function answer(
   try {
     switch (question.kind) {
       case 'form':
-        return await asking(calls, request, withdrawn(), (s) => asker.form(question.question, s))
+        return await asking(calls, request, withdrawn, (s) => asker.form(question.question, s))
       case 'url':
-        return await asking(calls, request, withdrawn(), (s) => asker.url(question.question, s))
+        return await asking(calls, request, withdrawn, (s) => asker.url(question.question, s))
       case 'sampling':
-        return await asking(calls, request, { refused: CALL_ENDED }, (s) =>
-          asker.sampling(question.params, s, question.key),
+        return await asking(
+          calls,
+          request,
+          (reason) => ({ refused: reason }),
+          (s) => asker.sampling(question.params, s, question.key),
         )
     }
   } catch (error) {
