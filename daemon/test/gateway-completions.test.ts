@@ -2,17 +2,17 @@
 // or a template's variable of the server that offers it, by the names its token shows it, and
 // nothing its token does not reach.
 
-import { INVALID_PARAMS, ProtocolError, type Client } from '@modelcontextprotocol/client'
+import { INVALID_PARAMS, type Client } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cleanup, fixture, readJsonLines, tempDir, waitFor, type Daemon } from './harness.js'
 import { startInProcess } from './in-process.js'
-import { connectGateway, gatewayToken, type Era } from './gateway-surface-clients.js'
+import { gatewayToken, OpenedClients, refusalOf, type Era } from './gateway-surface-clients.js'
 import { offeringsFixture, promptsOf } from './offerings-rig.js'
 
 let daemon: Daemon
 let record: string
 const tokens = { all: '', unprefixed: '', echoOnly: '' }
-const clients: Client[] = []
+const opened = new OpenedClients(() => daemon)
 
 beforeAll(async () => {
   record = `${await tempDir()}/offerings-record`
@@ -39,23 +39,12 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await Promise.all(clients.map((client) => client.close().catch(() => {})))
+  await opened.closeAll()
   await cleanup()
 })
 
-async function open(token: keyof typeof tokens, era: Era): Promise<Client> {
-  const { client } = await connectGateway(daemon, tokens[token], era)
-  clients.push(client)
-  return client
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ProtocolError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  )
-  if (!(error instanceof ProtocolError)) throw new Error(`expected a ProtocolError, got ${error}`)
-  return error
+function open(token: keyof typeof tokens, era: Era): Promise<Client> {
+  return opened.open(tokens[token], era)
 }
 
 describe.each(['legacy', 'modern'] as const)(
@@ -106,7 +95,7 @@ describe.each(['legacy', 'modern'] as const)(
 
     it('refuses a prompt or template the token does not reach, saying where to look', async () => {
       const client = await open('echoOnly', era)
-      const prompt = await rejection(
+      const prompt = await refusalOf(
         client.complete({
           ref: { type: 'ref/prompt', name: 'mcp_off_greet' },
           argument: { name: 'lang', value: 'e' },
@@ -114,7 +103,7 @@ describe.each(['legacy', 'modern'] as const)(
       )
       expect(prompt.code).toBe(INVALID_PARAMS)
       expect(prompt.message).toContain('call prompts/list')
-      const template = await rejection(
+      const template = await refusalOf(
         client.complete({
           ref: { type: 'ref/resource', uri: 'user://{name}' },
           argument: { name: 'name', value: 'a' },

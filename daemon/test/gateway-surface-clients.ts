@@ -2,7 +2,7 @@
 // real CLI. A legacy client's server-to-client stream (its GET) is observable, so a test can wait
 // until notifications have somewhere to arrive.
 
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import type { ListChangedHandlers } from '@modelcontextprotocol/client'
 import type { Daemon } from './harness.js'
 
@@ -55,4 +55,31 @@ export async function connectGateway(
     throw new Error(`expected a ${era} client, got ${String(client.getProtocolEra())}`)
   }
   return { client, streamOpen }
+}
+
+/** Gateway clients a test opens with its tokens, every one closed by `closeAll` at its end. */
+export class OpenedClients {
+  private readonly clients: Client[] = []
+
+  constructor(private readonly daemon: () => Daemon) {}
+
+  async open(token: string, era: Era, listChanged?: ListChangedHandlers): Promise<Client> {
+    const { client } = await connectGateway(this.daemon(), token, era, listChanged)
+    this.clients.push(client)
+    return client
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all(this.clients.map((client) => client.close().catch(() => {})))
+  }
+}
+
+/** The ProtocolError a request was refused with; any other outcome fails the test. */
+export async function refusalOf(promise: Promise<unknown>): Promise<ProtocolError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  )
+  if (!(error instanceof ProtocolError)) throw new Error(`expected a ProtocolError, got ${error}`)
+  return error
 }

@@ -1,10 +1,9 @@
 import type { Client } from '@modelcontextprotocol/client'
-import { ProtocolError } from '@modelcontextprotocol/client'
 import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cleanup, fixture, readJsonLines, tempDir, waitFor, type Daemon } from './harness.js'
 import { startInProcess } from './in-process.js'
-import { connectGateway, gatewayToken, type Era } from './gateway-surface-clients.js'
+import { gatewayToken, OpenedClients, refusalOf, type Era } from './gateway-surface-clients.js'
 
 // Two servers that both list fixture://readme and the notes template: alpha first in settings
 // order. alpha also has Apps whose ui:// resources it serves without listing them, and a tool
@@ -17,7 +16,7 @@ const tokens: Record<'all' | 'beta' | 'alphaUnprefixed', string> = {
   beta: '',
   alphaUnprefixed: '',
 }
-const clients: Client[] = []
+const opened = new OpenedClients(() => daemon)
 
 beforeAll(async () => {
   betaRecord = `${await tempDir()}/beta-record`
@@ -50,27 +49,16 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await Promise.all(clients.map((client) => client.close().catch(() => {})))
+  await opened.closeAll()
   await cleanup()
 })
 
-async function open(token: keyof typeof tokens, era: Era): Promise<Client> {
-  const { client } = await connectGateway(daemon, tokens[token], era)
-  clients.push(client)
-  return client
+function open(token: keyof typeof tokens, era: Era): Promise<Client> {
+  return opened.open(tokens[token], era)
 }
 
 function texts(result: { contents: Array<Record<string, unknown>> }): unknown[] {
   return result.contents.map((content) => content.text)
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ProtocolError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  )
-  if (!(error instanceof ProtocolError)) throw new Error(`expected a ProtocolError, got ${error}`)
-  return error
 }
 
 describe.each(['legacy', 'modern'] as const)('the gateway surface (%s client)', (era) => {
@@ -101,7 +89,7 @@ describe.each(['legacy', 'modern'] as const)('the gateway surface (%s client)', 
     expect(got.messages).toEqual([
       { role: 'user', content: { type: 'text', text: 'Hello, Ada! (beta)' } },
     ])
-    const unknown = await rejection(client.getPrompt({ name: 'greeting' }))
+    const unknown = await refusalOf(client.getPrompt({ name: 'greeting' }))
     expect(unknown.code).toBe(-32602)
     expect(unknown.message).toContain(
       'no prompt named "greeting"; call prompts/list to see the prompts this client may get',
@@ -154,7 +142,7 @@ describe.each(['legacy', 'modern'] as const)('the gateway surface (%s client)', 
     expect(texts(await client.readResource({ uri: 'fixture://notes/7' }))).toEqual([
       'note 7 from alpha',
     ])
-    const missing = await rejection(client.readResource({ uri: 'fixture://nowhere' }))
+    const missing = await refusalOf(client.readResource({ uri: 'fixture://nowhere' }))
     expect(missing.code).toBe(-32602)
     expect(missing.message).toContain(
       'no resource "fixture://nowhere" is served to this client; call resources/list or resources/templates/list',
@@ -180,7 +168,7 @@ describe.each(['legacy', 'modern'] as const)('the gateway surface (%s client)', 
       _meta: { ui: { prefersBorder: true, permissions: { clipboardWrite: {} } } },
     })
     // The server's own error for a resource it fails to read passes through.
-    const failing = await rejection(client.readResource({ uri: 'ui://fixture/read-error' }))
+    const failing = await refusalOf(client.readResource({ uri: 'ui://fixture/read-error' }))
     expect(failing.code).toBe(-32603)
     expect(failing.message).toContain('the App store is offline')
   })
@@ -203,9 +191,9 @@ describe.each(['legacy', 'modern'] as const)('the gateway surface (%s client)', 
       'note 1 from beta',
     ])
     for (const uri of ['fixture://alpha/own', 'ui://fixture/show']) {
-      expect((await rejection(client.readResource({ uri }))).code).toBe(-32602)
+      expect((await refusalOf(client.readResource({ uri }))).code).toBe(-32602)
     }
-    expect((await rejection(client.getPrompt({ name: 'mcp_alpha_greeting' }))).code).toBe(-32602)
+    expect((await refusalOf(client.getPrompt({ name: 'mcp_alpha_greeting' }))).code).toBe(-32602)
   })
 
   it('cancels a read on its server when the client gives up on it', async () => {
@@ -234,7 +222,7 @@ describe.each(['legacy', 'modern'] as const)('the gateway surface (%s client)', 
     expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['greeting'])
     const got = await client.getPrompt({ name: 'greeting' })
     expect(got.messages[0]?.content).toEqual({ type: 'text', text: 'Hello, world! (alpha)' })
-    expect((await rejection(client.getPrompt({ name: 'mcp_alpha_greeting' }))).code).toBe(-32602)
+    expect((await refusalOf(client.getPrompt({ name: 'mcp_alpha_greeting' }))).code).toBe(-32602)
   })
 })
 
@@ -253,7 +241,7 @@ describe('resource clashes', () => {
     // A later change, told to clients after the clashes were looked at again, logs nothing more.
     let grown: () => void = () => {}
     const sawSprout = new Promise<void>((resolve) => (grown = resolve))
-    const { client } = await connectGateway(daemon, tokens.all, 'modern', {
+    await opened.open(tokens.all, 'modern', {
       tools: {
         debounceMs: 0,
         onChanged: (_error, tools) => {
@@ -261,7 +249,6 @@ describe('resource clashes', () => {
         },
       },
     })
-    clients.push(client)
     expect((await daemon.cli(['call', 'mcp_alpha_grow', '{"name":"sprout"}'])).code).toBe(0)
     await sawSprout
     expect(await clashes()).toEqual(expected)

@@ -2,17 +2,17 @@
 // tools pinned in settings; a search answers the best-fitting tools with their schemas, and a
 // found tool is called by its name like any other. Other tokens list every tool.
 
-import { INVALID_PARAMS, ProtocolError, type Client } from '@modelcontextprotocol/client'
+import { INVALID_PARAMS, type Client } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SEARCH_TOOL } from '../src/gateway/tool-search.js'
 import { cleanup, fixture, type Daemon } from './harness.js'
 import { startInProcess } from './in-process.js'
-import { connectGateway, gatewayToken, type Era } from './gateway-surface-clients.js'
+import { gatewayToken, OpenedClients, refusalOf, type Era } from './gateway-surface-clients.js'
 import { offeringsFixture } from './offerings-rig.js'
 
 let daemon: Daemon
 const tokens = { search: '', all: '' }
-const clients: Client[] = []
+const opened = new OpenedClients(() => daemon)
 
 beforeAll(async () => {
   daemon = await startInProcess({
@@ -26,14 +26,12 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await Promise.all(clients.map((client) => client.close().catch(() => {})))
+  await opened.closeAll()
   await cleanup()
 })
 
-async function open(token: keyof typeof tokens, era: Era): Promise<Client> {
-  const { client } = await connectGateway(daemon, tokens[token], era)
-  clients.push(client)
-  return client
+function open(token: keyof typeof tokens, era: Era): Promise<Client> {
+  return opened.open(tokens[token], era)
 }
 
 interface Found {
@@ -90,11 +88,9 @@ describe.each(['legacy', 'modern'] as const)('tool search (%s client)', (era) =>
     const names = (await client.listTools()).tools.map((tool) => tool.name)
     expect(names).toEqual(expect.arrayContaining(['mcp_fx_echo', 'mcp_fx_slow', 'mcp_off_touch']))
     expect(names).not.toContain(SEARCH_TOOL)
-    const error = await client.callTool({ name: SEARCH_TOOL, arguments: { query: 'echo' } }).then(
-      () => undefined,
-      (caught: unknown) => caught,
+    const error = await refusalOf(
+      client.callTool({ name: SEARCH_TOOL, arguments: { query: 'echo' } }),
     )
-    expect(error).toBeInstanceOf(ProtocolError)
-    expect((error as ProtocolError).code).toBe(INVALID_PARAMS)
+    expect(error.code).toBe(INVALID_PARAMS)
   })
 })
