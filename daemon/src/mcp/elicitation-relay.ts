@@ -18,6 +18,7 @@ import type {
   InputResponses,
   Root,
 } from '@modelcontextprotocol/client'
+import { toJsonValue, type JsonValue } from '@modelcontextprotocol/ext-tasks/core'
 import {
   bindTaskReceiver,
   type TaskReceiverBinding,
@@ -43,15 +44,9 @@ import type { CallTimer } from './call-timer.js'
 /** How often a server is asked to poll a question it sent as a task. */
 const TASK_POLL_MS = 1_000
 
-/** A result as the task receiver keeps it: plain JSON. */
-type JsonRecord = Parameters<typeof bindTaskReceiver>[1]['sampling'] extends
-  | ((...args: never[]) => Promise<infer R>)
-  | undefined
-  ? R
-  : never
-
-function toJson(result: ElicitResult | CreateMessageResult): JsonRecord {
-  return JSON.parse(JSON.stringify(result)) as JsonRecord
+/** A result as the task receiver keeps it: plain JSON, through the receiver's own conversion. */
+function toJson(result: ElicitResult | CreateMessageResult): Record<string, JsonValue> {
+  return toJsonValue(result) as Record<string, JsonValue>
 }
 
 /** Input-required rounds one call may take before Ferry stops it (the SDK's own default). */
