@@ -19,6 +19,7 @@ import {
   gatewayToken,
   legacySession,
   modern,
+  modernRequest,
   MODERN,
   newId,
   peekId,
@@ -74,10 +75,12 @@ function taskEvent(events: TranscriptEvent[], taskId: string) {
   return events.find((e) => e.type === 'call.task' && e.taskId === taskId)
 }
 
+// `fx` and `tr` declare the Tasks extension, so their tools may run as tasks; `plain`'s never do.
 const settings = (taskAfterMs: number) => ({
   mcpServers: {
-    fx: fixture([], { trust: false }),
-    tr: fixture([]),
+    fx: fixture(['--tasks-extension'], { trust: false }),
+    tr: fixture(['--tasks-extension']),
+    plain: fixture([], { trust: false }),
   },
   gateway: { taskAfterMs },
 })
@@ -92,6 +95,7 @@ describe('Tasks on the gateway', () => {
     daemon = await startInProcess(settings(1_500))
     await daemon.waitForStatus('fx', 'ready')
     await daemon.waitForStatus('tr', 'ready')
+    await daemon.waitForStatus('plain', 'ready')
     token = await gatewayToken(daemon, 'agent')
     stream = await answerer(daemon)
   })
@@ -369,6 +373,45 @@ describe('Tasks on the gateway', () => {
       status: 'completed',
       result: { content: [{ type: 'text', text: 'done' }], resultType: 'complete' },
     })
+  })
+
+  it('keeps the request of a call of a tool that never runs as a task open while the person decides, with progress, for a client that declared the extension', async () => {
+    const before = (await daemon.events()).length
+    const response = modernRequest(
+      daemon,
+      token,
+      'tools/call',
+      { name: 'mcp_plain_slow', arguments: { steps: 1, delayMs: 0 } },
+      WITH_TASKS,
+      { progressToken: 'wait' },
+    )
+    const asked = await nextQuestion(stream, seen)
+    expect((await answer(stream, asked.callId, 'allow_once')).ok).toBe(true)
+    const text = await (await response).text()
+    // Stream order: the waiting progress came before the answer, which is the call's own result.
+    const messages = text
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>)
+    expect(messages[0]).toMatchObject({
+      method: 'notifications/progress',
+      params: { progressToken: 'wait', message: 'waiting for confirmation in Ferry' },
+    })
+    expect(messages.at(-1)).toMatchObject({
+      result: { resultType: 'complete', content: [{ type: 'text', text: 'done' }] },
+    })
+    // On a legacy session too, and past gateway.taskAfterMs (1.5 s here): 20 steps of 100 ms.
+    const legacy = await legacySession(daemon, token, WITH_TASKS)
+    const long = legacy.request('tools/call', {
+      name: 'mcp_plain_slow',
+      arguments: { steps: 20, delayMs: 100 },
+    })
+    const legacyAsked = await nextQuestion(stream, seen)
+    expect((await answer(stream, legacyAsked.callId, 'allow_once')).ok).toBe(true)
+    expect((await long).body.result).toMatchObject({ content: [{ type: 'text', text: 'done' }] })
+    expect((await long).body.result).not.toHaveProperty('taskId')
+    const after = (await daemon.events()).slice(before)
+    expect(after.filter((e) => e.type === 'call.task')).toEqual([])
   })
 
   it('never gives a task to a client that does not declare the extension, in either era', async () => {

@@ -243,6 +243,7 @@ export class Ferry {
           tools: connection.discovered.tools,
           appNotShown: (uri: string) => connection.appChecks.reasonFor(uri),
           taskBlocker: connection.taskCalls.blocker,
+          serverTasks: connection.taskCalls.serverTasks,
         })),
     )
     return this.registryCache

@@ -89,13 +89,13 @@ export function gatewayServer(
     const args = request.params.arguments ?? {}
     if (name === SEARCH_TOOL && searching()) return searchResult(view, args)
     try {
-      const { definition } = view.lookup(name)
-      const taskOnly = GatewayTasks.refusalFor(server, ctx, definition)
+      const { taskSupport } = view.lookup(name)
+      const taskOnly = GatewayTasks.refusalFor(server, ctx, taskSupport)
       if (taskOnly !== undefined) {
         await refused(deps, view, name, taskOnly.message)
         throw taskOnly
       }
-      return await deps.tasks.call(server, ctx, view, (watch) =>
+      return await deps.tasks.call(server, ctx, view, taskSupport, (watch) =>
         deps.elicitation.serve({
           ...deps,
           view,

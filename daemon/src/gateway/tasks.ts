@@ -1,7 +1,9 @@
 // The MCP Tasks extension (`io.modelcontextprotocol/tasks`) on the gateway. A client that declares
 // it (per request in 2026-07-28, in `initialize` on a legacy session) gets a task instead of a
-// blocking answer once its call waits for the person or has run `gateway.taskAfterMs`, and then
-// `tasks/get`, `tasks/cancel` and `tasks/update` for that task. Other clients never get one.
+// blocking answer for a call of a tool that may run as one (`taskSupport`, see
+// tools/task-support.ts): at once when the tool runs only as a task, else once the call waits for
+// the person or has run `gateway.taskAfterMs`. Then `tasks/get`, `tasks/cancel` and `tasks/update`
+// for that task. Other calls and other clients never get one.
 
 import { randomUUID } from 'node:crypto'
 import {
@@ -20,11 +22,12 @@ import { errorMessage } from '../errors.js'
 import type { Log } from '../log.js'
 import { isCallEnd } from '../protocol/index.js'
 import type { SessionHandle, SessionsApi } from '../service/ferry-service.js'
+import { TASKS_EXTENSION, type TaskSupport } from '../tools/task-support.js'
 import { requestCapabilities, type ClientView } from './client-view.js'
 import { deniedResult, gatewayClientRef, WAITING_MESSAGE, type CallWatch } from './gateway-call.js'
 import { TranscriptTaskStore, type TaskSnapshot, type TaskStore } from './task-store.js'
 
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks'
+export { TASKS_EXTENSION }
 
 /** How often a client is asked to poll `tasks/get`. */
 export const TASK_POLL_MS = 1_000
@@ -61,16 +64,19 @@ export class GatewayTasks {
   static readonly extensions = { [TASKS_EXTENSION]: {} }
 
   /**
-   * Runs one call; for a client that declared the extension, answers with a task as soon as the
-   * call waits for a confirmation or has run `taskAfterMs`, and lets the call run on without it.
+   * Runs one call of a tool with `taskSupport`. For a client that declared the extension it
+   * answers with a task, and lets the call run on without the request: for a tool that runs only
+   * as a task, as soon as the call is recorded; for one that may, as soon as the call waits for a
+   * confirmation or has run `taskAfterMs`. Any other call keeps its request until it ends.
    */
   async call<R extends CallToolResult | InputRequiredResult>(
     server: Server,
     ctx: ServerContext,
     view: ClientView,
+    taskSupport: TaskSupport | null,
     run: (watch: CallWatch) => Promise<R>,
   ): Promise<R> {
-    if (!declaresTasks(server, ctx)) return run({})
+    if (taskSupport === null || !declaresTasks(server, ctx)) return run({})
     let detached = false
     let timer: NodeJS.Timeout | undefined
     let begin: (call: { session: SessionHandle; callId: string }) => void = () => {}
@@ -88,6 +94,7 @@ export class GatewayTasks {
       detached: () => detached,
       onEvent: (event, session) => {
         if (event.type === 'call.requested') {
+          if (taskSupport === 'required') return toTask(session, event.callId)
           const after = this.deps.settings().taskAfterMs
           timer = setTimeout(() => toTask(session, event.callId), after)
         } else if (event.type === 'confirmation.requested') toTask(session, event.callId)
@@ -131,10 +138,9 @@ export class GatewayTasks {
   static refusalFor(
     server: Server,
     ctx: ServerContext,
-    tool: { execution?: unknown },
+    taskSupport: TaskSupport | null,
   ): MissingRequiredClientCapabilityError | undefined {
-    const execution = tool.execution as { taskSupport?: unknown } | undefined
-    if (execution?.taskSupport !== 'required' || declaresTasks(server, ctx)) return undefined
+    if (taskSupport !== 'required' || declaresTasks(server, ctx)) return undefined
     return new MissingRequiredClientCapabilityError(
       { requiredCapabilities: { extensions: GatewayTasks.extensions } },
       `Missing required client capability: this tool runs only as a task; declare the ${TASKS_EXTENSION} extension in your client capabilities to call it`,

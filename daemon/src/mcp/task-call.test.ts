@@ -96,11 +96,22 @@ describe('tasks on a 2026-07-28 connection with SDK 2.4', () => {
 describe('taskCallsOn', () => {
   it('sends tasks only to a legacy server that takes them, and none on a 2026-07-28 connection', () => {
     const declared = { tasks: { requests: { tools: { call: {} } } } }
-    expect(taskCallsOn('legacy', declared)).toEqual({ asTask: true, blocker: null })
-    expect(taskCallsOn('legacy', { tasks: { list: {} } })).toEqual({ asTask: false, blocker: null })
+    const none = { blocker: null, serverTasks: false }
+    expect(taskCallsOn('legacy', declared)).toEqual({ asTask: true, ...none })
+    expect(taskCallsOn('legacy', { tasks: { list: {} } })).toEqual({ asTask: false, ...none })
     expect(taskCallsOn('modern', declared)).toMatchObject({
       asTask: false,
       blocker: expect.stringContaining('2026-07-28'),
+      serverTasks: false,
     })
+  })
+
+  it('notes a server that declares the Tasks extension, in either era', () => {
+    const extension = { extensions: { 'io.modelcontextprotocol/tasks': {} } }
+    expect(taskCallsOn('modern', extension).serverTasks).toBe(true)
+    expect(taskCallsOn('legacy', extension).serverTasks).toBe(true)
+    expect(
+      taskCallsOn('modern', { extensions: { 'io.modelcontextprotocol/ui': {} } }),
+    ).toMatchObject({ serverTasks: false })
   })
 })

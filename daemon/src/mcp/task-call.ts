@@ -13,6 +13,7 @@ import type {
   Task,
 } from '@modelcontextprotocol/client'
 import { errorMessage } from '../errors.js'
+import { declaresTasksExtension } from '../tools/task-support.js'
 
 /** Polling stays within these bounds whatever interval the server suggests. */
 export const MIN_TASK_POLL_MS = 100
@@ -29,9 +30,11 @@ export interface TaskCalls {
   asTask: boolean
   /** Why such tools cannot be called at all on this connection, or null. */
   blocker: string | null
+  /** The server declares the Tasks extension: its tools may run as tasks (see task-support.ts). */
+  serverTasks: boolean
 }
 
-export const NO_TASK_CALLS: TaskCalls = { asTask: false, blocker: null }
+export const NO_TASK_CALLS: TaskCalls = { asTask: false, blocker: null, serverTasks: false }
 
 /**
  * A legacy server that declares task-augmented `tools/call` gets tasks; one that does not gets plain
@@ -42,15 +45,17 @@ export function taskCallsOn(
   era: ProtocolEra | undefined,
   capabilities: ServerCapabilities | undefined,
 ): TaskCalls {
+  const serverTasks = declaresTasksExtension(capabilities)
   if (era === 'modern') {
     return {
       asTask: false,
+      serverTasks,
       blocker:
         'it runs only as a task, and on a 2026-07-28 connection a task comes through the Tasks extension (io.modelcontextprotocol/tasks), whose task results the MCP SDK Ferry uses cannot receive',
     }
   }
   const tasks = (capabilities as { tasks?: { requests?: { tools?: { call?: unknown } } } })?.tasks
-  return { asTask: tasks?.requests?.tools?.call !== undefined, blocker: null }
+  return { asTask: tasks?.requests?.tools?.call !== undefined, blocker: null, serverTasks }
 }
 
 export interface TaskCallOptions {

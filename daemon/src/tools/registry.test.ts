@@ -67,6 +67,17 @@ describe('buildRegistry', () => {
     const open = buildRegistry([{ ...source, taskBlocker: null }])
     expect(open.map((entry) => entry.notCallable)).toEqual([null, null, null])
   })
+
+  it('counts every tool of a server that declares the Tasks extension as one that may run as a task, unless it says otherwise', () => {
+    const tools = [
+      tool('needs', { execution: { taskSupport: 'required' } } as Partial<Tool>),
+      tool('never', { execution: { taskSupport: 'forbidden' } } as Partial<Tool>),
+      tool('plain'),
+    ]
+    const source = { config: config('s'), fingerprint: 'f', appNotShown: () => null, tools }
+    const entries = buildRegistry([{ ...source, taskBlocker: null, serverTasks: true }])
+    expect(entries.map((entry) => entry.taskSupport)).toEqual(['required', null, 'optional'])
+  })
 })
 
 describe('App resources and visibility', () => {

@@ -21,6 +21,8 @@ export interface ToolSource {
   appNotShown: (uri: string) => string | null
   /** Why tools that need a task cannot be called on this connection; null when they can. */
   taskBlocker: string | null
+  /** The server declares the Tasks extension: its tools without `execution` may run as tasks. */
+  serverTasks?: boolean
 }
 
 export interface RegistryEntry extends ToolInfo {
@@ -81,31 +83,34 @@ export function buildRegistry(sources: readonly ToolSource[]): RegistryEntry[] {
         tool,
         appNotShown: source.appNotShown,
         taskBlocker: source.taskBlocker,
+        serverTasks: source.serverTasks === true,
       }))
   })
   const names = qualifyNames(picked.map(({ server, tool }) => ({ server, tool: tool.name })))
-  return picked.map(({ server, trusted, fingerprint, tool, appNotShown, taskBlocker }, i) => {
-    const ui = readToolUi(tool)
-    const taskSupport = taskSupportOf(tool)
-    return {
-      name: names[i] as string,
-      server,
-      tool: tool.name,
-      title: tool.title ?? null,
-      description: tool.description ?? null,
-      inputSchema: tool.inputSchema as Record<string, unknown>,
-      annotations: annotationsOf(tool),
-      uiResourceUri: ui.resourceUri,
-      appNotShown: ui.resourceUri === null ? null : appNotShown(ui.resourceUri),
-      taskSupport,
-      notCallable: taskSupport === 'required' ? taskBlocker : null,
-      definition: tool,
-      visibility: ui.visibility,
-      serverFingerprint: fingerprint,
-      serverTrusted: trusted,
-      toolFingerprint: toolFingerprint(tool),
-    }
-  })
+  return picked.map(
+    ({ server, trusted, fingerprint, tool, appNotShown, taskBlocker, serverTasks }, i) => {
+      const ui = readToolUi(tool)
+      const taskSupport = taskSupportOf(tool, serverTasks)
+      return {
+        name: names[i] as string,
+        server,
+        tool: tool.name,
+        title: tool.title ?? null,
+        description: tool.description ?? null,
+        inputSchema: tool.inputSchema as Record<string, unknown>,
+        annotations: annotationsOf(tool),
+        uiResourceUri: ui.resourceUri,
+        appNotShown: ui.resourceUri === null ? null : appNotShown(ui.resourceUri),
+        taskSupport,
+        notCallable: taskSupport === 'required' ? taskBlocker : null,
+        definition: tool,
+        visibility: ui.visibility,
+        serverFingerprint: fingerprint,
+        serverTrusted: trusted,
+        toolFingerprint: toolFingerprint(tool),
+      }
+    },
+  )
 }
 
 export function toToolInfo(entry: RegistryEntry): ToolInfo {
