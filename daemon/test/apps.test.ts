@@ -227,8 +227,10 @@ describe('MCP Apps', () => {
     )
 
     const listed = await daemon.cli(['tools'])
-    expect(listed.stdout).toContain('mcp_apps_app_show')
-    expect(listed.stdout).not.toContain('app_only')
+    const [table, missing] = listed.stdout.split('Not listed above:\n')
+    expect(table).toContain('mcp_apps_app_show')
+    expect(table).not.toContain('app_only')
+    expect(missing).toMatch(/^apps\s+app_only\s+for its MCP App only \(visibility \["app"\]\)$/m)
     const servers = (await (await daemon.api('/servers')).json()) as ServerInfo[]
     expect(servers.find((server) => server.name === 'apps')?.toolCount).toBe(apps.length)
   })

@@ -27,6 +27,7 @@ const SERVER_KEYS = [
   'approval',
   'era',
   'error',
+  'hiddenTools',
   'name',
   'negotiation',
   'protocolVersion',
@@ -35,6 +36,7 @@ const SERVER_KEYS = [
   'status',
   'toolCount',
   'transport',
+  'undeclared',
 ]
 const TOOL_KEYS = [
   'annotations',
@@ -107,6 +109,9 @@ describe('ferry servers', () => {
       restartCount: 0,
       approval: null,
       roots: null,
+      hiddenTools: [],
+      // No workspace is known to this daemon.
+      undeclared: [expect.stringMatching(/^roots \(/)],
     })
     expect(rows[1]).toMatchObject({
       name: 'bad',
@@ -177,6 +182,59 @@ describe('ferry tools', () => {
     expect(unknown.code).toBe(2)
     expect(unknown.stdout).toBe('')
     expect(oneLine(unknown.stderr)).toContain('no server named "nope"')
+  })
+
+  it('says why tools are missing where Ferry can tell: filtered in settings, not declared to the server, or a server not ready', async () => {
+    const daemon = await startInProcess({
+      mcpServers: {
+        f: fixture([], { excludeTools: ['crash', 'env'], roots: false }),
+        m: fixture([], { versionNegotiation: 'auto', includeTools: ['echo', 'slow'] }),
+        bad: { command: process.execPath, args: [1] },
+      },
+    })
+    await Promise.all([daemon.waitForStatus('f', 'ready'), daemon.waitForStatus('m', 'ready')])
+    const servers = JSON.parse((await daemon.cli(['servers', '--json'])).stdout) as ServerInfo[]
+    expect(servers.find((server) => server.name === 'f')).toMatchObject({
+      hiddenTools: [
+        { tool: 'crash', reason: 'left out by excludeTools in its settings' },
+        { tool: 'env', reason: 'left out by excludeTools in its settings' },
+      ],
+      undeclared: [
+        'roots (no workspace is known and its settings name none, or say "roots": false)',
+      ],
+    })
+    expect(servers.find((server) => server.name === 'm')).toMatchObject({
+      era: 'modern',
+      hiddenTools: ['crash', 'env', 'rich', 'fail'].map((tool) => ({
+        tool,
+        reason: 'not in includeTools in its settings',
+      })),
+      undeclared: [
+        expect.stringMatching(/^roots \(/),
+        expect.stringContaining('the Tasks extension (io.modelcontextprotocol/tasks)'),
+      ],
+    })
+
+    const human = await daemon.cli(['tools'])
+    expect(human.code).toBe(0)
+    const [listed, missing] = human.stdout.split('Not listed above:\n')
+    expect(listed).toMatch(/^mcp_f_echo\s/m)
+    expect(listed).not.toContain('mcp_f_crash')
+    expect(missing?.trim().split('\n')).toEqual([
+      expect.stringMatching(/^SERVER\s+TOOLS\s+WHY$/),
+      expect.stringMatching(/^f\s+crash, env\s+left out by excludeTools in its settings$/),
+      expect.stringMatching(
+        /^f\s+\?\s+not declared to it, so tools that need it may be left out: roots \(no workspace is known and its settings name none, or say "roots": false\)$/,
+      ),
+      expect.stringMatching(/^m\s+crash, env, rich, fail\s+not in includeTools in its settings$/),
+      expect.stringMatching(/^m\s+\?\s+not declared to it, .*: roots \(/),
+      expect.stringMatching(/^m\s+\?\s+not declared to it, .*: the Tasks extension/),
+      expect.stringMatching(
+        /^bad\s+\*\s+server invalid: mcpServers\.bad\.args\[0\]: expected string$/,
+      ),
+    ])
+    const onlyF = await daemon.cli(['tools', '--server', 'f'])
+    expect(onlyF.stdout).not.toMatch(/^(m|bad)\s/m)
   })
 })
 

@@ -47,6 +47,34 @@ export function formatTools(tools: ToolInfo[]): string {
   return table(rows)
 }
 
+/**
+ * Why tools may be missing from `ferry tools`, where Ferry can tell: servers that are not ready,
+ * tools a server lists that are not offered, and what Ferry does not declare to a server that it
+ * may require before listing a tool. Empty when nothing is missing.
+ */
+export function formatMissingTools(servers: ServerInfo[]): string {
+  const rows: string[][] = []
+  for (const server of servers) {
+    if (server.status !== 'ready') {
+      const why = server.error === null ? '' : `: ${server.error.split('\n')[0] ?? ''}`
+      rows.push([server.name, '*', `server ${server.status}${why}`])
+      continue
+    }
+    const byReason = new Map<string, string[]>()
+    for (const { tool, reason } of server.hiddenTools)
+      byReason.set(reason, [...(byReason.get(reason) ?? []), tool])
+    for (const [reason, tools] of byReason) rows.push([server.name, tools.join(', '), reason])
+    for (const what of server.undeclared)
+      rows.push([
+        server.name,
+        '?',
+        `not declared to it, so tools that need it may be left out: ${what}`,
+      ])
+  }
+  if (rows.length === 0) return ''
+  return `Not listed above:\n${table([['SERVER', 'TOOLS', 'WHY'], ...rows])}`
+}
+
 export function describeBlock(block: Record<string, unknown>): string {
   switch (block.type) {
     case 'text':

@@ -15,7 +15,7 @@ import { CallInputs } from './call-inputs.js'
 import type { CliContext } from './context.js'
 import { canPrompt, OUTCOME_SAID, promptConfirmation } from './confirm-prompt.js'
 import { connectDaemon, JsonText } from './daemon-client.js'
-import { formatResult, formatServers, formatTools } from './format.js'
+import { formatMissingTools, formatResult, formatServers, formatTools } from './format.js'
 import { formatWaiting } from './format-approval.js'
 import { jsonText, terminalText } from './terminal-text.js'
 
@@ -41,8 +41,17 @@ export async function tools(
   if (options.server !== undefined) query.set('server', options.server)
   if (options.refresh) query.set('refresh', 'true')
   const suffix = query.size > 0 ? `?${query}` : ''
-  const list = await (await connectDaemon(ctx.stateDir)).get<ToolInfo[]>(`/tools${suffix}`)
-  ctx.out(options.json ? jsonText(list, 2) : formatTools(list))
+  const daemon = await connectDaemon(ctx.stateDir)
+  const list = await daemon.get<ToolInfo[]>(`/tools${suffix}`)
+  if (options.json) {
+    ctx.out(jsonText(list, 2))
+    return 0
+  }
+  const servers = (await daemon.get<ServerInfo[]>('/servers')).filter(
+    (server) => options.server === undefined || server.name === options.server,
+  )
+  const missing = formatMissingTools(servers)
+  ctx.out(missing === '' ? formatTools(list) : `${formatTools(list)}\n\n${missing}`)
   return 0
 }
 

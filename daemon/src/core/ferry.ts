@@ -29,7 +29,13 @@ import { AppDisplay } from './app-display.js'
 import { ResourceFollows } from './resource-follows.js'
 import { Offerings } from './server-offerings.js'
 import { approvalsLapsed, pickAsShown, waitingEntries } from './workspace-approval.js'
-import { buildRegistry, isModelVisible, toToolInfo, type RegistryEntry } from '../tools/registry.js'
+import {
+  buildRegistry,
+  hiddenTools,
+  isModelVisible,
+  toToolInfo,
+  type RegistryEntry,
+} from '../tools/registry.js'
 import { plainQualifiedName } from '../tools/qualified-names.js'
 import type { Discovered } from '../mcp/discovery.js'
 import type { TransportFactory } from '../mcp/transports.js'
@@ -229,7 +235,15 @@ export class Ferry {
     const counts = new Map<string, number>()
     for (const entry of this.registry().filter(isModelVisible))
       counts.set(entry.server, (counts.get(entry.server) ?? 0) + 1)
-    return this.pool.servers((connection) => counts.get(connection.name) ?? 0)
+    return this.pool
+      .servers((connection) => counts.get(connection.name) ?? 0)
+      .map((info) => {
+        const connection = info.status === 'ready' ? this.pool.get(info.name) : undefined
+        if (connection === undefined) return info
+        const entries = this.registry().filter((entry) => entry.server === info.name)
+        const listed = connection.discovered.tools
+        return { ...info, hiddenTools: hiddenTools(connection.config, listed, entries) }
+      })
   }
 
   registry(): RegistryEntry[] {

@@ -37,7 +37,7 @@ import { describeConnectFailure } from './connect-errors.js'
 import type { CallAsker } from './call-asker.js'
 import { CallClock } from './call-timer.js'
 import { ElicitationRelay } from './elicitation-relay.js'
-import { featureCapabilities, rootsOf, sameRoots } from './feature-capabilities.js'
+import { featureCapabilities, rootsOf, sameRoots, undeclaredTo } from './feature-capabilities.js'
 import { listSide, listTools, type CacheMode, type Discovered, type SideList } from './discovery.js'
 import { describeHttpFailure, remoteFaultOf, type HttpFailure } from './http-failures.js'
 import { RemoteRecovery } from './remote-recovery.js'
@@ -275,6 +275,11 @@ export class Connection {
 
   unsubscribeResource(uri: string): Promise<void> {
     return this.watch.unsubscribe(uri)
+  }
+
+  /** What this connection does not declare to its server (see `undeclaredTo`). */
+  undeclared(): string[] {
+    return undeclaredTo(this.config, this.era)
   }
 
   /** Completion values for a prompt argument or template variable; none if the server does not complete. */

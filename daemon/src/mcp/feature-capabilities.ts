@@ -4,7 +4,7 @@
 
 import { basename } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { ClientCapabilities, Root } from '@modelcontextprotocol/client'
+import type { ClientCapabilities, ProtocolEra, Root } from '@modelcontextprotocol/client'
 import type { ServerConfig } from '../config/types.js'
 
 /** The capabilities for server requests and roots (a fresh object each time). */
@@ -27,4 +27,21 @@ export function rootsOf(config: ServerConfig): Root[] | undefined {
 
 export function sameRoots(a: Root[] | undefined, b: Root[] | undefined): boolean {
   return JSON.stringify(a) === JSON.stringify(b)
+}
+
+/**
+ * What Ferry does not declare to a server on a connection of `era`, which a server may require
+ * before it lists a tool; in the words `ferry tools` shows.
+ */
+export function undeclaredTo(config: ServerConfig, era: ProtocolEra | null): string[] {
+  const missing: string[] = []
+  if (config.roots === false) {
+    missing.push('roots (no workspace is known and its settings name none, or say "roots": false)')
+  }
+  if (era === 'modern') {
+    missing.push(
+      'the Tasks extension (io.modelcontextprotocol/tasks): on a 2026-07-28 connection Ferry cannot take task results',
+    )
+  }
+  return missing
 }

@@ -96,6 +96,8 @@ export class Pool {
         restartCount: connection.restartCount,
         approval: null,
         roots: connection.config.roots === false ? null : connection.config.roots,
+        hiddenTools: [],
+        undeclared: connection.status === 'ready' ? connection.undeclared() : [],
       }
     })
   }
@@ -156,5 +158,7 @@ function placeholderInfo(entry: Placeholder): ServerInfo {
     restartCount: 0,
     approval: entry.state === 'awaiting_approval' ? entry.description : null,
     roots: null,
+    hiddenTools: [],
+    undeclared: [],
   }
 }

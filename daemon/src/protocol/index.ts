@@ -31,6 +31,19 @@ export interface ServerInfo {
    * declare roots to it (no known workspace and none in its settings, or `"roots": false`).
    */
   roots: string[] | null
+  /** Tools the server lists that Ferry does not offer to models and the CLI, each with why. */
+  hiddenTools: HiddenTool[]
+  /**
+   * What Ferry does not declare to this server, which a server may require before it lists a tool
+   * at all (so such a tool may be missing without Ferry ever seeing it); empty when nothing.
+   */
+  undeclared: string[]
+}
+
+/** A tool its server lists that is not offered, and why (settings filters, App-only visibility). */
+export interface HiddenTool {
+  tool: string
+  reason: string
 }
 
 export interface ToolAnnotations {
@@ -60,7 +73,10 @@ export interface ToolInfo {
    * (`App not shown: …`); null when it can, before its first check ends, or when there is no App.
    */
   appNotShown: string | null
-  /** The tool runs as an MCP task (2025-11-25 `execution.taskSupport`); null when it never does. */
+  /**
+   * Whether the tool may run as an MCP task: its `execution.taskSupport`, or `optional` for a tool
+   * of a server that declares the Tasks extension; null when it never does.
+   */
   taskSupport: 'optional' | 'required' | null
   /** Why Ferry cannot call the tool on its server's current connection; null when it can. */
   notCallable: string | null

@@ -8,7 +8,7 @@ import type { Tool } from '@modelcontextprotocol/client'
 import { readToolUi, type ToolVisibility } from '../apps/tool-ui.js'
 import { canonicalJson } from '../config/fingerprint.js'
 import type { ServerConfig } from '../config/types.js'
-import type { ToolAnnotations, ToolInfo } from '../protocol/index.js'
+import type { HiddenTool, ToolAnnotations, ToolInfo } from '../protocol/index.js'
 import { taskSupportOf } from './task-support.js'
 import { qualifyNames } from './qualified-names.js'
 
@@ -47,6 +47,32 @@ export function toolFingerprint(tool: Tool): string {
 export function isToolAllowed(config: ServerConfig, tool: string): boolean {
   if (config.excludeTools?.includes(tool)) return false
   return config.includeTools === undefined || config.includeTools.includes(tool)
+}
+
+/**
+ * The tools a server lists that models and the CLI are not offered, each with why: left out by
+ * the server's `includeTools`/`excludeTools`, or meant for its MCP App only. `entries` are the
+ * server's registry entries.
+ */
+export function hiddenTools(
+  config: ServerConfig,
+  tools: readonly Tool[],
+  entries: readonly RegistryEntry[],
+): HiddenTool[] {
+  const filtered = tools.flatMap((tool): HiddenTool[] => {
+    if (config.excludeTools?.includes(tool.name))
+      return [{ tool: tool.name, reason: 'left out by excludeTools in its settings' }]
+    if (!isToolAllowed(config, tool.name))
+      return [{ tool: tool.name, reason: 'not in includeTools in its settings' }]
+    return []
+  })
+  const appOnly = entries
+    .filter((entry) => !isModelVisible(entry))
+    .map((entry) => ({
+      tool: entry.tool,
+      reason: `for its MCP App only (visibility ${JSON.stringify(entry.visibility)})`,
+    }))
+  return [...filtered, ...appOnly]
 }
 
 /** Whether models and the CLI may see and call the tool. */
