@@ -79,7 +79,7 @@ function taskEvent(events: TranscriptEvent[], taskId: string) {
 const settings = (taskAfterMs: number) => ({
   mcpServers: {
     fx: fixture(['--tasks-extension'], { trust: false }),
-    tr: fixture(['--tasks-extension']),
+    tr: fixture(['--tasks-extension', '--elicit-tool']),
     plain: fixture([], { trust: false }),
   },
   gateway: { taskAfterMs },
@@ -321,6 +321,63 @@ describe('Tasks on the gateway', () => {
     )
     expect(update).toMatchObject({ status: 200, body: { result: { resultType: 'complete' } } })
     expect((await answer(stream, asked.callId, 'allow_once')).ok).toBe(true)
+  })
+
+  it("puts the questions a task's call asks on tasks/get as input_required, and tasks/update brings the answers", async () => {
+    // The client takes questions (form elicitation) as well as tasks.
+    const asks = { ...WITH_TASKS, elicitation: {} }
+    // ask_user works 2.5 s before its first question: past gateway.taskAfterMs (1.5 s here).
+    const call = await modern(
+      daemon,
+      token,
+      'tools/call',
+      { name: 'mcp_tr_ask_user', arguments: { rounds: 2, delayMs: 2_500 } },
+      asks,
+    )
+    const { taskId } = CreateTaskResultV2Schema.parse(call.body.result)
+    const get = () => modern(daemon, token, 'tasks/get', { taskId }, asks)
+    const update = (inputResponses: Record<string, unknown>) =>
+      modern(daemon, token, 'tasks/update', { taskId, inputResponses }, asks)
+    const asked = (key: string) =>
+      waitFor(
+        async () => {
+          const task = (await get()).body.result
+          const open = (task?.inputRequests ?? {}) as Record<string, unknown>
+          return task?.status === 'input_required' && key in open ? task : undefined
+        },
+        20_000,
+        `the task's question ${key}`,
+      )
+    expect(await asked('q0')).toMatchObject({
+      status: 'input_required',
+      resultType: 'complete',
+      inputRequests: {
+        q0: {
+          method: 'elicitation/create',
+          params: { message: 'What is your name? (question 1)' },
+        },
+      },
+    })
+    // An answer to no open question changes nothing.
+    expect((await update({ elsewhere: { action: 'decline' } })).body.result).toMatchObject({
+      resultType: 'complete',
+    })
+    expect((await get()).body.result).toMatchObject({ status: 'input_required' })
+    const ada = { action: 'accept', content: { name: 'Ada' } }
+    expect((await update({ q0: ada })).body.result).toMatchObject({ resultType: 'complete' })
+    const second = await asked('q1')
+    expect(Object.keys(second.inputRequests as object)).toEqual(['q1'])
+    const grace = { action: 'accept', content: { name: 'Grace' } }
+    await update({ q1: grace })
+    const done = await waitFor(
+      async () => {
+        const task = (await get()).body.result
+        return task?.status === 'completed' ? task : undefined
+      },
+      20_000,
+      'the task to complete',
+    )
+    expect(done).toMatchObject({ result: { structuredContent: { answers: [ada, grace] } } })
   })
 
   it('gives a task for a call that runs longer than gateway.taskAfterMs, and the plain result for one that ends sooner', async () => {

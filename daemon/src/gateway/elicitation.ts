@@ -16,6 +16,7 @@ import {
   type CallToolResult,
   type ClientCapabilities,
   type InputRequiredResult,
+  type InputRequests,
   type RequestStateCodec,
   type Server,
   type ServerContext,
@@ -163,6 +164,29 @@ export class GatewayElicitation {
     return this.round(parked, ctx)
   }
 
+  /** The call a `tools/call` retry continues, by its verified `requestState`; else undefined. */
+  retriedCall(ctx: ServerContext): string | undefined {
+    return ctx.mcpReq.requestState<RoundState>()?.callId
+  }
+
+  /**
+   * The call became a task (see tasks.ts): its questions now wait for `taskInput` and its answers
+   * come through `answerTask`. Nothing to do for a call that never asked its client in rounds.
+   */
+  detach(callId: string): void {
+    this.parked.get(callId)?.detach()
+  }
+
+  /** The questions a task's call waits on, for `tasks/get`; undefined when there are none. */
+  taskInput(callId: string): InputRequests | undefined {
+    return this.parked.get(callId)?.pending()
+  }
+
+  /** A task's answers from `tasks/update`; answers to questions no longer open are ignored. */
+  answerTask(callId: string, responses: Record<string, unknown> | undefined): void {
+    this.parked.get(callId)?.answer(responses)
+  }
+
   /** The daemon stops: calls waiting for their clients end. */
   close(): void {
     for (const parked of [...this.parked.values()]) parked.abandoned()
@@ -178,6 +202,12 @@ export class GatewayElicitation {
       throw new ProtocolError(
         INVALID_PARAMS,
         `the call these answers belong to (${state.callId}) is no longer waiting for them: it ended, or Ferry restarted; call ${state.tool} again`,
+      )
+    }
+    if (parked.isTask) {
+      throw new ProtocolError(
+        INVALID_PARAMS,
+        `the call these answers belong to (${state.callId}) became a task: follow it with tasks/get and answer its questions with tasks/update`,
       )
     }
     if (call.name !== parked.tool) {
@@ -196,6 +226,8 @@ export class GatewayElicitation {
   ): Promise<CallToolResult | InputRequiredResult> {
     const outcome = await parked.round(ctx)
     if (outcome.kind === 'result') return outcome.result
+    // Nobody reads it: the round's request was answered with the task.
+    if (outcome.kind === 'detached') return { content: [] }
     const requestState = await this.codec.mint(
       { callId: parked.callId, tool: parked.tool, round: parked.nextRound() },
       ctx,

@@ -1,7 +1,9 @@
 // A 2026-07-28 gateway call that asks its client for input: the Ferry call keeps running between
 // the client's HTTP requests, and each `tools/call` round either returns the call's result or the
 // questions waiting for the client (an input-required result); the client's retry brings the
-// answers back to the same call. A client that does not come back in time cancels the call.
+// answers back to the same call. Once the call became a task, no round waits for it: its questions
+// wait for the client's `tasks/get` and its answers come with `tasks/update`. A client that does
+// not come back in time cancels the call.
 
 import type {
   CallToolResult,
@@ -26,6 +28,8 @@ export const ROUND_WAIT_MS = 120_000
 export type RoundOutcome =
   | { kind: 'result'; result: CallToolResult }
   | { kind: 'questions'; inputRequests: InputRequests }
+  /** The call became a task: the round's request was answered with it. */
+  | { kind: 'detached' }
 
 interface Question {
   /** The request as the client gets it in a round. */
@@ -46,6 +50,8 @@ export class ParkedCall {
   /** Rounds waiting for the result or a question (a client may retry twice at once). */
   private readonly waiting = new Set<() => void>()
   private idle: NodeJS.Timeout | undefined
+  /** The call became a task: no round waits for it any more. */
+  private tasked = false
   /** Aborts the call: its client gave up or did not come back. */
   private readonly controller = new AbortController()
 
@@ -57,6 +63,11 @@ export class ParkedCall {
     readonly client: string,
     private readonly onGone: () => void,
   ) {}
+
+  /** Whether the call became a task. */
+  get isTask(): boolean {
+    return this.tasked
+  }
 
   /** Counts the rounds that put questions to the client. */
   nextRound(): number {
@@ -119,6 +130,8 @@ export class ParkedCall {
       let key = own !== undefined && !this.questions.has(own) ? own : `q${this.asked++}`
       while (key !== own && this.questions.has(key)) key = `q${this.asked++}`
       this.questions.set(key, { request, resolve })
+      // A task's client is not waiting in a round: it has its bound to come and read the question.
+      if (this.tasked) this.awaitClient()
       signal.addEventListener(
         'abort',
         () => {
@@ -131,7 +144,10 @@ export class ParkedCall {
     })
   }
 
-  /** The client's answers of a retry; answers to questions no longer open are ignored. */
+  /**
+   * The client's answers, of a retry or a task's `tasks/update`; answers to questions no longer
+   * open are ignored.
+   */
   answer(responses: Record<string, unknown> | undefined): void {
     for (const [key, response] of Object.entries(responses ?? {})) {
       const open = this.questions.get(key)
@@ -139,6 +155,31 @@ export class ParkedCall {
       this.questions.delete(key)
       open.resolve(response)
     }
+    if (this.tasked && this.questions.size === 0) clearTimeout(this.idle)
+  }
+
+  /**
+   * The call became a task: a round waiting for it ends, and from now on its questions wait for
+   * `pending` (the task's `tasks/get`) instead of a round.
+   */
+  detach(): void {
+    this.tasked = true
+    clearTimeout(this.idle)
+    if (this.outcome !== undefined) this.onGone()
+    else if (this.questions.size > 0) this.awaitClient()
+    this.wake()
+  }
+
+  /**
+   * A task's open questions, as its `tasks/get` shows them; undefined when there are none. The
+   * client that reads them has its bound again to answer.
+   */
+  pending(): InputRequests | undefined {
+    if (this.questions.size === 0) return undefined
+    this.awaitClient()
+    const inputRequests: InputRequests = {}
+    for (const [key, { request }] of this.questions) inputRequests[key] = request
+    return inputRequests
   }
 
   /** Serves one `tools/call` request of the client: waits for the result or for questions. */
@@ -149,18 +190,14 @@ export class ParkedCall {
     ctx.mcpReq.signal.addEventListener('abort', gone, { once: true })
     try {
       for (;;) {
+        if (this.tasked) return { kind: 'detached' }
         if (this.outcome !== undefined) {
           this.onGone()
           if ('error' in this.outcome) throw this.outcome.error
           return { kind: 'result', result: this.outcome.result }
         }
-        if (this.questions.size > 0) {
-          const inputRequests: InputRequests = {}
-          for (const [key, { request }] of this.questions) inputRequests[key] = request
-          this.idle = setTimeout(() => this.abandoned(), ROUND_WAIT_MS)
-          this.idle.unref()
-          return { kind: 'questions', inputRequests }
-        }
+        const inputRequests = this.pending()
+        if (inputRequests !== undefined) return { kind: 'questions', inputRequests }
         await new Promise<void>((resolve) => this.waiting.add(resolve))
       }
     } finally {
@@ -176,10 +213,21 @@ export class ParkedCall {
     this.onGone()
   }
 
+  /** The client has `ROUND_WAIT_MS` from now to come back with answers, or the call ends. */
+  private awaitClient(): void {
+    clearTimeout(this.idle)
+    this.idle = setTimeout(() => this.abandoned(), ROUND_WAIT_MS)
+    this.idle.unref()
+  }
+
   private settle(outcome: { result: CallToolResult } | { error: unknown }): void {
     this.outcome = outcome
-    // A call that ends between rounds keeps its result until the client comes back for it.
-    if (this.current === undefined) {
+    // A task's outcome is in the transcript, where `tasks/get` reads it.
+    if (this.tasked) {
+      clearTimeout(this.idle)
+      this.onGone()
+    } else if (this.current === undefined) {
+      // A call that ends between rounds keeps its result until the client comes back for it.
       clearTimeout(this.idle)
       this.idle = setTimeout(() => this.onGone(), ROUND_WAIT_MS)
       this.idle.unref()

@@ -1,9 +1,10 @@
 // The MCP Tasks extension (`io.modelcontextprotocol/tasks`) on the gateway. A client that declares
 // it (per request in 2026-07-28, in `initialize` on a legacy session) gets a task instead of a
 // blocking answer for a call of a tool that may run as one (`taskSupport`, see
-// tools/task-support.ts): at once when the tool runs only as a task, else once the call waits for
-// the person or has run `gateway.taskAfterMs`. Then `tasks/get`, `tasks/cancel` and `tasks/update`
-// for that task. Other calls and other clients never get one.
+// tools/task-support.ts), once the call waits for the person or has run `gateway.taskAfterMs`.
+// Then `tasks/get`, `tasks/cancel` and `tasks/update` for that task: a question the call asks its
+// client once it is a task makes the task `input_required`, and `tasks/update` brings the answers.
+// Other calls and other clients never get one.
 
 import { randomUUID } from 'node:crypto'
 import {
@@ -13,6 +14,7 @@ import {
   ProtocolError,
   type CallToolResult,
   type InputRequiredResult,
+  type InputRequests,
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server'
@@ -34,10 +36,21 @@ export const TASK_POLL_MS = 1_000
 
 const byTaskId = z.looseObject({ taskId: z.string().min(1) })
 
+/** Where a task's questions wait (the gateway's elicitation, see elicitation.ts). */
+export interface TaskInput {
+  /** The call a `tools/call` retry continues; undefined for a first round. */
+  retriedCall(ctx: ServerContext): string | undefined
+  /** The call became a task: its questions wait for `taskInput` from now on. */
+  detach(callId: string): void
+  taskInput(callId: string): InputRequests | undefined
+  answerTask(callId: string, responses: Record<string, unknown> | undefined): void
+}
+
 export interface GatewayTasksDeps {
   sessions: SessionsApi
   log: Log
   settings: () => GatewaySettings
+  elicitation: TaskInput
 }
 
 /** Whether the request's client declared the extension. */
@@ -64,10 +77,12 @@ export class GatewayTasks {
   static readonly extensions = { [TASKS_EXTENSION]: {} }
 
   /**
-   * Runs one call of a tool with `taskSupport`. For a client that declared the extension it
-   * answers with a task, and lets the call run on without the request: for a tool that runs only
-   * as a task, as soon as the call is recorded; for one that may, as soon as the call waits for a
-   * confirmation or has run `taskAfterMs`. Any other call keeps its request until it ends.
+   * Runs one call of a tool with `taskSupport`, or one round of it. For a client that declared the
+   * extension it answers with a task, and lets the call run on without the request, as soon as
+   * the call waits for a confirmation or the request has run `taskAfterMs`; a call that ends
+   * sooner answers as usual. Questions the call puts to
+   * the client before that are answered in rounds, as for any call; once it is a task, they wait
+   * for `tasks/get` and `tasks/update`. Any other call keeps its request until it ends.
    */
   async call<R extends CallToolResult | InputRequiredResult>(
     server: Server,
@@ -78,13 +93,15 @@ export class GatewayTasks {
   ): Promise<R> {
     if (taskSupport === null || !declaresTasks(server, ctx)) return run({})
     let detached = false
+    /** The request was answered: the call can no longer become a task through it. */
+    let answered = false
     let timer: NodeJS.Timeout | undefined
     let begin: (call: { session: SessionHandle; callId: string }) => void = () => {}
     const tasked = new Promise<{ session: SessionHandle; callId: string }>(
       (resolve) => (begin = resolve),
     )
     const toTask = (session: SessionHandle, callId: string) => {
-      if (detached) return
+      if (detached || answered) return
       // From here on the request is no longer the call's: its end does not cancel the call.
       detached = true
       clearTimeout(timer)
@@ -94,7 +111,6 @@ export class GatewayTasks {
       detached: () => detached,
       onEvent: (event, session) => {
         if (event.type === 'call.requested') {
-          if (taskSupport === 'required') return toTask(session, event.callId)
           const after = this.deps.settings().taskAfterMs
           timer = setTimeout(() => toTask(session, event.callId), after)
         } else if (event.type === 'confirmation.requested') toTask(session, event.callId)
@@ -102,11 +118,24 @@ export class GatewayTasks {
       },
     }
     const result = run(watch)
+    // A retry with answers continues a call already recorded: its time counts from the retry.
+    const retried = this.deps.elicitation.retriedCall(ctx)
+    if (retried !== undefined) {
+      timer = setTimeout(() => {
+        this.deps.sessions
+          .resolve(view.grant.session ?? undefined)
+          .then((session) => toTask(session, retried))
+          .catch((error: unknown) =>
+            this.deps.log({ kind: 'gateway.task_unrecorded', error: errorMessage(error) }),
+          )
+      }, this.deps.settings().taskAfterMs)
+    }
     const first = await Promise.race([
       result.then((done) => ({ done })),
       tasked.then((call) => ({ call })),
     ])
     if ('done' in first) {
+      answered = true
       clearTimeout(timer)
       return first.done
     }
@@ -121,8 +150,10 @@ export class GatewayTasks {
         session: first.call.session.id,
         owner,
       })
+      this.deps.elicitation.detach(snapshot.callId)
+      const task = wireTask(snapshot, view, this.deps.elicitation.taskInput(snapshot.callId))
       // The SDK passes a `task` result through as it is; its types know only complete results.
-      return { resultType: 'task', ...wireTask(snapshot, view) } as unknown as R
+      return { resultType: 'task', ...task } as unknown as R
     } catch (error) {
       // Without a stored task there is nothing to poll: the client waits for the call instead.
       this.deps.log({ kind: 'gateway.task_unrecorded', error: errorMessage(error) })
@@ -166,10 +197,14 @@ export class GatewayTasks {
       }
       return snapshot
     }
-    server.setRequestHandler('tasks/get', { params: byTaskId }, async ({ taskId }, ctx) => ({
-      resultType: 'complete',
-      ...wireTask(await find(taskId, ctx), view),
-    }))
+    server.setRequestHandler('tasks/get', { params: byTaskId }, async ({ taskId }, ctx) => {
+      const snapshot = await find(taskId, ctx)
+      const input =
+        snapshot.progress.status === 'working'
+          ? this.deps.elicitation.taskInput(snapshot.callId)
+          : undefined
+      return { resultType: 'complete', ...wireTask(snapshot, view, input) }
+    })
     server.setRequestHandler('tasks/cancel', { params: byTaskId }, async ({ taskId }, ctx) => {
       const snapshot = await find(taskId, ctx)
       if (snapshot.progress.status === 'working') {
@@ -182,17 +217,23 @@ export class GatewayTasks {
       return { resultType: 'complete' }
     })
     server.setRequestHandler('tasks/update', { params: byTaskId }, async ({ taskId }, ctx) => {
-      await find(taskId, ctx)
-      // Ferry's tasks never ask their client for input, so there is nothing to deliver it to.
-      const keys = Object.keys(ctx.mcpReq.inputResponses ?? {})
-      if (keys.length > 0) this.deps.log({ kind: 'gateway.task_input_unused', inputs: keys.length })
+      const snapshot = await find(taskId, ctx)
+      // Answers to questions no longer open (or never asked) change nothing.
+      this.deps.elicitation.answerTask(snapshot.callId, ctx.mcpReq.inputResponses)
       return { resultType: 'complete' }
     })
   }
 }
 
-/** The task as the extension puts it on the wire (`DetailedTask`). */
-function wireTask(snapshot: TaskSnapshot, view: ClientView): Record<string, unknown> {
+/**
+ * The task as the extension puts it on the wire (`DetailedTask`); `input`: the questions a
+ * working task's call waits on, which make it `input_required`.
+ */
+function wireTask(
+  snapshot: TaskSnapshot,
+  view: ClientView,
+  input?: InputRequests,
+): Record<string, unknown> {
   const name = view.grant.unprefixed ? snapshot.serverTool : snapshot.tool
   const base = {
     taskId: snapshot.taskId,
@@ -205,6 +246,7 @@ function wireTask(snapshot: TaskSnapshot, view: ClientView): Record<string, unkn
   const { progress } = snapshot
   switch (progress.status) {
     case 'working':
+      if (input !== undefined) return { ...base, status: 'input_required', inputRequests: input }
       return {
         ...base,
         status: 'working',
