@@ -1,6 +1,7 @@
-// Resource subscriptions through the gateway: a legacy client subscribes, its token's session
-// follows the resource (recorded as the client's), and the server's updates reach that client on
-// its session's stream until it unsubscribes; a follow several clients hold ends with the last.
+// Resource subscriptions through the gateway: a legacy client subscribes (a 2026-07-28 client
+// names the resources in its subscriptions/listen filter), its token's session follows the
+// resource (recorded as the client's), and the server's updates reach that client on its stream
+// until it unsubscribes (or closes the stream); a follow several clients hold ends with the last.
 
 import type { Client } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -99,13 +100,42 @@ describe('resource subscriptions through the gateway', () => {
     ])
   })
 
-  it('refuses a subscription to a resource nobody serves, and offers none to 2026-07-28 clients', async () => {
+  it('refuses a subscription to a resource nobody serves', async () => {
     const { client } = await subscriber()
     await expect(client.subscribeResource({ uri: 'note://nowhere' })).rejects.toThrow(
       /no resource "note:\/\/nowhere" is served to this client/,
     )
+  })
+
+  it("follows the resources a 2026-07-28 client's subscriptions/listen names while its stream is open, and only those it is served", async () => {
     const modern = (await connectGateway(daemon, token, 'modern')).client
     clients.push(modern)
-    expect(modern.getServerCapabilities()?.resources?.subscribe).toBeUndefined()
+    expect(modern.getServerCapabilities()?.resources).toMatchObject({ subscribe: true })
+    const heard: string[] = []
+    modern.setNotificationHandler('notifications/resources/updated', (notification) => {
+      heard.push(notification.params.uri)
+    })
+    const before = (await serverSaw()).length
+    const subscription = await modern.listen({
+      resourceSubscriptions: ['note://one', 'note://nowhere'],
+    })
+    // What nobody serves to this client is left out of what the stream follows.
+    expect(subscription.honoredFilter).toEqual({ resourceSubscriptions: ['note://one'] })
+    expect((await serverSaw()).slice(before)).toEqual(['subscribe note://one'])
+    // An update of note://two, which the stream does not name, would come first.
+    await touch(modern, 'note://two')
+    await touch(modern, 'note://one')
+    await waitFor(() => heard.includes('note://one'), 5_000, 'the update of note://one')
+    expect(heard).toEqual(['note://one'])
+    await subscription.close()
+    await waitFor(
+      async () => (await serverSaw()).slice(before).includes('unsubscribe note://one'),
+      5_000,
+      'the follow to end with the stream',
+    )
+    const recorded = (await daemon.events()).filter(
+      (event) => event.type === 'resource.subscribed' && event.uri === 'note://one',
+    )
+    expect(recorded.at(-1)?.client?.label).toBe('subs (gateway)')
   })
 })

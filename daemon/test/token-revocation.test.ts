@@ -49,7 +49,7 @@ describe('revoking a gateway token', () => {
     const record = join(await tempDir(), 'record.jsonl')
     const daemon = await startInProcess({
       mcpServers: {
-        run: fixture(['--record', record, '--elicit-tool']),
+        run: fixture(['--record', record, '--elicit-tool', '--tasks-extension']),
         ask: fixture([], { trust: false }),
       },
       gateway: { taskAfterMs: 50 },

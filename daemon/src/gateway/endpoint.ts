@@ -28,6 +28,7 @@ import { headerMismatch, paramHeaderProblem } from './param-headers.js'
 import { GatewayTasks } from './tasks.js'
 import type { ListKind } from './list-changes.js'
 import { GatewayFollows } from './resource-follows.js'
+import { isResourceListen, ListenFollows } from './listen-follows.js'
 import { settledResponse } from './settled-response.js'
 import type { GatewayGrant } from './token-store.js'
 
@@ -72,6 +73,7 @@ export class Gateway {
   private readonly sweeper: NodeJS.Timeout
   private readonly serverDeps: GatewayServerDeps
   private readonly inFlight = new InFlight()
+  private readonly listens: ListenFollows
 
   constructor(private readonly deps: GatewayDeps) {
     const serverDeps = {
@@ -80,15 +82,19 @@ export class Gateway {
       follows: new GatewayFollows(deps.sessions),
     }
     this.serverDeps = serverDeps
-    const factory = (ctx: McpRequestContext) => gatewayServer(serverDeps, grantOf(ctx))
+    this.listens = new ListenFollows({ ...deps, follows: serverDeps.follows }, (uri) =>
+      this.modern.notify.resourceUpdated(uri),
+    )
+    const factory = (as: 'modern' | 'stateless') => (ctx: McpRequestContext) =>
+      gatewayServer(serverDeps, grantOf(ctx), as)
     const onerror = (error: Error) =>
       deps.log({ kind: 'gateway.error', error: errorMessage(error) })
-    this.modern = createMcpHandler(factory, {
+    this.modern = createMcpHandler(factory('modern'), {
       legacy: 'reject',
       onerror,
       maxRequestBodySize: MAX_BODY_BYTES,
     })
-    this.stateless = legacyStatelessFallback(factory, onerror, {
+    this.stateless = legacyStatelessFallback(factory('stateless'), onerror, {
       maxRequestBodySize: MAX_BODY_BYTES,
     })
     this.sweeper = setInterval(() => this.sweep(), SWEEP_MS)
@@ -112,14 +118,22 @@ export class Gateway {
       if ('refusal' in read) return read.refusal
       parsedBody = read.message
     }
-    const served = await this.serve(request, grant, parsedBody)
+    const served = await this.serve(request, grant, parsedBody, (release) => {
+      request.signal.addEventListener('abort', release, { once: true })
+      connection?.onClose(release)
+    })
     const response = request.method === 'POST' ? await settledResponse(served) : served
     if (!inFlight.revoked) return response
     void response.body?.cancel().catch(() => {})
     return revokedWhileRunning()
   }
 
-  private async serve(request: Request, grant: GatewayGrant, parsedBody: unknown) {
+  private async serve(
+    request: Request,
+    grant: GatewayGrant,
+    parsedBody: unknown,
+    onClosed: (release: () => void) => void,
+  ) {
     const options = {
       authInfo: authInfoOf(grant),
       ...(parsedBody === undefined ? {} : { parsedBody }),
@@ -130,7 +144,12 @@ export class Gateway {
       (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: MAX_BODY_BYTES }))
     if (!legacy) {
       const refusal = await this.paramHeaderRefusal(request, grant, parsedBody)
-      return refusal ?? this.modern.fetch(request, options)
+      if (refusal !== undefined) return refusal
+      if (!isResourceListen(parsedBody)) return this.modern.fetch(request, options)
+      // The resources the stream names are followed while it is open (see listen-follows.ts).
+      const view = new ClientView(this.deps.catalog, grant)
+      const listen = await this.listens.open(parsedBody, view, onClosed)
+      return this.modern.fetch(request, { ...options, parsedBody: listen })
     }
     const sessionId = request.headers.get('mcp-session-id')
     if (sessionId !== null) return this.inSession(sessionId, request, grant, parsedBody)
@@ -243,7 +262,7 @@ export class Gateway {
     parsedBody: unknown,
   ): Promise<Response> {
     const cancels = new SessionCancels()
-    const server = gatewayServer(this.serverDeps, grant, cancels)
+    const server = gatewayServer(this.serverDeps, grant, { session: cancels })
     const transport: WebStandardStreamableHTTPServerTransport =
       new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),

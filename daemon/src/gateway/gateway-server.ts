@@ -52,14 +52,15 @@ export const GATEWAY_INSTRUCTIONS = [
 ].join(' ')
 
 /**
- * `cancels`: a legacy session's record of its client's cancels. A legacy session's server also
- * takes resource subscriptions: it has a stream to tell its client of updates on.
+ * How the server's client is served: a legacy session (with its record of the client's cancels),
+ * 2026-07-28 requests, or stateless legacy requests. Sessions and 2026-07-28 clients take resource
+ * subscriptions: they have a stream to be told of updates on (the session's GET stream, a
+ * `subscriptions/listen` stream); stateless legacy requests have none.
  */
-export function gatewayServer(
-  deps: GatewayServerDeps,
-  grant: GatewayGrant,
-  cancels?: SessionCancels,
-): Server {
+export type ServedAs = { session: SessionCancels } | 'modern' | 'stateless'
+
+export function gatewayServer(deps: GatewayServerDeps, grant: GatewayGrant, as: ServedAs): Server {
+  const cancels = typeof as === 'object' ? as.session : undefined
   const view = new ClientView(deps.catalog, grant)
   const server = new Server(
     { name: 'ferry', title: 'Ferry', version },
@@ -67,7 +68,9 @@ export function gatewayServer(
       capabilities: {
         tools: { listChanged: true },
         ...PROMPTS_RESOURCES_CAPABILITIES,
-        ...(cancels === undefined
+        // Legacy sessions subscribe with resources/subscribe, 2026-07-28 clients in their
+        // subscriptions/listen filter (see listen-follows.ts).
+        ...(as === 'stateless'
           ? {}
           : { resources: { ...PROMPTS_RESOURCES_CAPABILITIES.resources, subscribe: true } }),
         // A call's own log messages reach its client (see gateway-call).

@@ -90,7 +90,7 @@ export function resourceClaims(
 }
 
 /** The server that serves `uri` to this client: its first claimant, else a matching template's. */
-function ownerOf(claims: ResourceClaims, uri: string): string | undefined {
+export function ownerOf(claims: ResourceClaims, uri: string): string | undefined {
   const claimed = claims.uris.get(uri)?.servers[0]
   if (claimed !== undefined) return claimed
   // Templates are tried in the order they were claimed, which is settings order.
