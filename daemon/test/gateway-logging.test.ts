@@ -1,5 +1,6 @@
 // A server's log messages during a gateway client's call reach that client, at the level the
 // client chose: a legacy session's `logging/setLevel`, a 2026-07-28 request's own `_meta` level.
+// Those that belong to no call reach legacy sessions, which have a stream for them.
 
 import type { Client, LoggingLevel } from '@modelcontextprotocol/client'
 import { LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client'
@@ -55,6 +56,33 @@ describe('server logs through the gateway', () => {
     await client.callTool({ name: 'mcp_logs_emit_logs', arguments: {} })
     await waitFor(() => heard.length >= 8, 5_000, 'all eight messages')
     expect(heard).toEqual(['debug', 'info', 'notice', ...SEVERE])
+  })
+
+  it('gives a legacy client the messages of its servers that belong to no call, at the level it set', async () => {
+    const { client } = await listening('legacy')
+    const heard: string[] = []
+    client.setNotificationHandler('notifications/message', (notification) => {
+      heard.push(`${notification.params.level} ${String(notification.params.data)}`)
+    })
+    await client.setLoggingLevel('warning')
+    // Each call's message after its answer belongs to no call: below the level, then at it.
+    const emit = (level: LoggingLevel, text: string) =>
+      client.callTool({
+        name: 'mcp_logs_emit_logs',
+        arguments: { count: 1, level, text, afterMs: 0 },
+      })
+    await emit('info', 'quiet')
+    await emit('error', 'loud')
+    await waitFor(() => heard.length >= 2, 5_000, 'the call’s message and the one after it')
+    // The message after the first call came before the second call's: passed on, it would be first.
+    expect(heard).toEqual(['error loud', 'error loud'])
+    const recorded = (await daemon.events()).filter(
+      (event) => event.type === 'server.log' && event.data === 'loud',
+    )
+    expect(recorded.map((event) => 'callId' in event && event.callId === null)).toEqual([
+      false,
+      true,
+    ])
   })
 
   it('gives a 2026-07-28 client the messages at the level its request carries', async () => {

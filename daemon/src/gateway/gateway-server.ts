@@ -87,6 +87,7 @@ export function gatewayServer(deps: GatewayServerDeps, grant: GatewayGrant, as: 
     tools: searching() ? searchingList(view, deps.settings().pinnedTools) : view.tools(),
   }))
   servePromptsAndResources(server, deps, view, cancels === undefined ? undefined : deps.follows)
+  if (cancels !== undefined) forwardSessionLogs(server, deps.sessions, view)
   server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
     const { name } = request.params
     const args = request.params.arguments ?? {}
@@ -118,6 +119,35 @@ export function gatewayServer(deps: GatewayServerDeps, grant: GatewayGrant, as: 
   })
   deps.tasks.register(server, view)
   return server
+}
+
+/**
+ * A legacy session hears its servers' log messages that belong to no call (those of a call go to
+ * the call's client, see gateway-call), as its token's session records them, at the level it set
+ * with `logging/setLevel`. A 2026-07-28 client has no stream outside its requests for them.
+ */
+function forwardSessionLogs(server: Server, sessions: SessionsApi, view: ClientView): void {
+  let stop: (() => void) | undefined
+  let closed = false
+  sessions
+    .resolve(view.grant.session ?? undefined)
+    .then((session) => {
+      if (closed) return
+      stop = session.subscribe(session.info().headSeq, (event) => {
+        if (event.type !== 'server.log' || event.callId !== null) return
+        if (!view.reaches(event.server)) return
+        const { level, data, logger } = event
+        const params = { level, data, ...(logger === null ? {} : { logger }) }
+        server.sendLoggingMessage(params, server.transport?.sessionId).catch(() => {})
+      })
+    })
+    .catch(() => {})
+  const closing = server.onclose
+  server.onclose = () => {
+    closing?.()
+    closed = true
+    stop?.()
+  }
 }
 
 /** A call that named a tool and was refused before it ran is still part of the record. */
