@@ -157,6 +157,8 @@ export class GatewayElicitation {
       this.parked.delete(callId),
     )
     this.parked.set(callId, parked)
+    // A client may answer in its first request what it expects the server to ask.
+    parked.prefill(ctx.mcpReq.inputResponses)
     const ask: ElicitationAsker = (question, signal) => parked.ask(question, signal)
     const callCtx = parked.callContext(ctx)
     const hooks = hooksOf(ask, (params, signal, key) => parked.askSampling(params, signal, key))

@@ -79,3 +79,19 @@ describe('a parked call that became a task', () => {
     expect(gone()).toBe(1)
   })
 })
+
+describe('a parked call', () => {
+  it("answers a question from what the client sent before it was asked, once, under the server's key", async () => {
+    const parked = new ParkedCall('call-2', 'ask', 'agent', () => {})
+    parked.prefill({ user_name: { action: 'accept', content: { name: 'Ada' } }, extra: 1 })
+    const signal = new AbortController().signal
+    expect(await parked.ask({ ...question, key: 'user_name' }, signal)).toEqual({
+      action: 'accept',
+      content: { name: 'Ada' },
+    })
+    expect(parked.pending()).toBeUndefined()
+    // Used once: the server asking again under the key is a question for the client.
+    void parked.ask({ ...question, key: 'user_name' }, signal)
+    expect(Object.keys(parked.pending() ?? {})).toEqual(['user_name'])
+  })
+})

@@ -52,6 +52,8 @@ export class ParkedCall {
   private idle: NodeJS.Timeout | undefined
   /** The call became a task: no round waits for it any more. */
   private tasked = false
+  /** Answers the client sent before it was asked, by the server's key (see `prefill`). */
+  private readonly early = new Map<string, unknown>()
   /** Aborts the call: its client gave up or did not come back. */
   private readonly controller = new AbortController()
 
@@ -122,10 +124,24 @@ export class ParkedCall {
   }
 
   /**
+   * Answers the client sent with its first request, before anything was asked: each answers the
+   * question the server asks under that key, once, without a round. Keys no question uses are
+   * never passed on.
+   */
+  prefill(responses: Record<string, unknown> | undefined): void {
+    for (const [key, response] of Object.entries(responses ?? {})) this.early.set(key, response)
+  }
+
+  /**
    * Puts `request` to the client in the next round, under the server's own key when it has one
    * that is free; undefined once `signal` aborts.
    */
   private open(request: InputRequest, signal: AbortSignal, own?: string): Promise<unknown> {
+    if (own !== undefined && this.early.has(own)) {
+      const answer = this.early.get(own)
+      this.early.delete(own)
+      return Promise.resolve(answer)
+    }
     return new Promise((resolve) => {
       let key = own !== undefined && !this.questions.has(own) ? own : `q${this.asked++}`
       while (key !== own && this.questions.has(key)) key = `q${this.asked++}`
