@@ -8,6 +8,8 @@ import type {
   ReadResourceResult,
 } from '@modelcontextprotocol/client'
 import { ErrorCode, FerryError } from '../errors.js'
+import type { CallAsker } from '../mcp/call-asker.js'
+import type { CallTimer } from '../mcp/call-timer.js'
 import type { Connection } from '../mcp/connection.js'
 import type { Discovered } from '../mcp/discovery.js'
 import type { ResourcesResponse } from '../protocol/index.js'
@@ -63,14 +65,17 @@ export class Offerings {
     return resourceInfos(this.all(), server)
   }
 
-  /** Gets a prompt from `server` by the name the server lists it under. */
+  /**
+   * Gets a prompt from `server` by the name the server lists it under; the server's questions
+   * before it answers go to `asker` while `timer` waits (see Connection.getPrompt).
+   */
   getPrompt(
     server: string,
     name: string,
     args: Record<string, string> | undefined,
-    signal: AbortSignal,
+    options: { signal: AbortSignal; asker?: CallAsker | undefined; timer?: CallTimer | undefined },
   ): Promise<GetPromptResult> {
-    return this.connection(server).getPrompt(name, args, { signal })
+    return this.connection(server).getPrompt(name, args, options)
   }
 
   /** Reads a resource from `server`. */

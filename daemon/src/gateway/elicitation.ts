@@ -15,6 +15,7 @@ import {
   ProtocolError,
   type CallToolResult,
   type ClientCapabilities,
+  type GetPromptResult,
   type InputRequiredResult,
   type InputRequests,
   type RequestStateCodec,
@@ -44,15 +45,25 @@ interface RoundState {
   round: number
 }
 
-export interface ElicitationCall {
+/** Who answers a server's questions during one request: the client's askers, or why not it. */
+export type ClientAskers = Pick<GatewayCallHooks, 'elicit' | 'sample' | 'elicitUnavailable'>
+
+/** One request of a gateway client whose server may ask it for input. */
+export interface ElicitationExchange<R> {
   sessions: SessionsApi
   log: Log
   view: ClientView
   /** The client's server instance: a legacy client's capabilities come from its `initialize`. */
   server: Server
+  /** The tool or prompt as the client named it; a retry must name the same. */
   name: string
-  args: Record<string, unknown>
   ctx: ServerContext
+  /** Runs the request with who answers the server's questions. */
+  run: (ctx: ServerContext, askers: ClientAskers) => Promise<R>
+}
+
+export interface ElicitationCall extends Omit<ElicitationExchange<CallToolResult>, 'run'> {
+  args: Record<string, unknown>
   run: (ctx: ServerContext, hooks: GatewayCallHooks) => Promise<CallToolResult>
 }
 
@@ -98,16 +109,52 @@ export class GatewayElicitation {
   /** Serves one `tools/call`: a first round, a retry with answers, or a call with no questions. */
   async serve(call: ElicitationCall): Promise<CallToolResult | InputRequiredResult> {
     const state = call.ctx.mcpReq.requestState<RoundState>()
-    if (state !== undefined) return this.retry(call, state)
-    const { ctx, view } = call
     // An unknown tool is refused before anything is set up for it.
-    view.lookup(call.name)
+    if (state === undefined) call.view.lookup(call.name)
+    const callId = state?.callId ?? call.sessions.newCallId()
+    return this.rounds<CallToolResult>({
+      ...call,
+      id: callId,
+      run: (ctx, askers) =>
+        call.run(ctx, {
+          callId,
+          ...askers,
+          // With `--confirm-in-client` the client's user can answer, so nobody else need be there.
+          callerCanAnswer: call.view.grant.confirmInClient && askers.elicit !== undefined,
+        }),
+      around: (ask, run) => this.withConfirmation(call, callId, ask, run),
+    })
+  }
+
+  /**
+   * Serves one `prompts/get`, whose server may ask for input before it answers: the questions go
+   * to the client as a call's do (in rounds, on a 2026-07-28 request), else to the people.
+   */
+  servePrompt(
+    get: ElicitationExchange<GetPromptResult>,
+  ): Promise<GetPromptResult | InputRequiredResult> {
+    return this.rounds({ ...get, id: `prompt-${randomBytes(8).toString('hex')}` })
+  }
+
+  /**
+   * One request whose server may ask the client: a first round, a retry with answers, or one
+   * with no questions. A client that declared neither form elicitation nor sampling (or a
+   * stateless legacy one, which cannot be asked) leaves the questions to the people in Ferry.
+   */
+  private async rounds<R extends CallToolResult | GetPromptResult>(
+    x: ElicitationExchange<R> & {
+      id: string
+      /** Wraps the run once the client can be asked (a confirmation asked of it first). */
+      around?: (ask: ElicitationAsker, run: () => Promise<R>) => Promise<R>
+    },
+  ): Promise<R | InputRequiredResult> {
+    const state = x.ctx.mcpReq.requestState<RoundState>()
+    if (state !== undefined) return this.retry(x, state)
+    const { ctx, view } = x
     // A 2026-07-28 request carries the client's capabilities itself; a legacy one had them once.
     const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined
     const modern = envelope?.[PROTOCOL_VERSION_META_KEY] !== undefined
-    const capabilities = requestCapabilities(call.server, ctx)
-    const callId = call.sessions.newCallId()
-    const session = await call.sessions.resolve(view.grant.session ?? undefined)
+    const capabilities = requestCapabilities(x.server, ctx)
     const client = gatewayClientRef(view)
     const noSession = !modern && ctx.sessionId === undefined
     const formUnavailable = !declaresForm(capabilities)
@@ -118,19 +165,17 @@ export class GatewayElicitation {
     const canSample = capabilities?.sampling !== undefined && !noSession
     // A client that cannot be asked leaves the server's questions to the people in Ferry.
     if (formUnavailable !== undefined && !canSample) {
-      return call.run(ctx, { callId, elicitUnavailable: formUnavailable })
+      return x.run(ctx, { elicitUnavailable: formUnavailable })
     }
-    const hooksOf = (ask: ElicitationAsker, sample: SamplingAsker): GatewayCallHooks => ({
-      callId,
+    const session = await x.sessions.resolve(view.grant.session ?? undefined)
+    const askersOf = (ask: ElicitationAsker, sample: SamplingAsker): ClientAskers => ({
       ...(formUnavailable === undefined
-        ? { elicit: this.forwarding(session, call, ask) }
+        ? { elicit: this.forwarding(session, x, ask) }
         : { elicitUnavailable: formUnavailable }),
-      ...(canSample ? { sample: this.samplingForwarding(session, call, sample) } : {}),
-      // With `--confirm-in-client` the client's user can answer, so nobody else need be attached.
-      callerCanAnswer: view.grant.confirmInClient && formUnavailable === undefined,
+      ...(canSample ? { sample: this.samplingForwarding(session, x, sample) } : {}),
     })
-    const confirmed = (ask: ElicitationAsker, run: () => Promise<CallToolResult>) =>
-      formUnavailable === undefined ? this.withConfirmation(call, session, callId, ask, run) : run()
+    const around = (ask: ElicitationAsker, run: () => Promise<R>) =>
+      formUnavailable === undefined && x.around !== undefined ? x.around(ask, run) : run()
     if (!modern) {
       const ask: ElicitationAsker = ({ message, requestedSchema }, signal) =>
         ctx.mcpReq.elicitInput(
@@ -150,19 +195,17 @@ export class GatewayElicitation {
           return { refused: `${client.label} gave none: ${errorMessage(error)}` }
         }
       }
-      const hooks = hooksOf(ask, sample)
-      return confirmed(ask, () => call.run(ctx, hooks))
+      const askers = askersOf(ask, sample)
+      return around(ask, () => x.run(ctx, askers))
     }
-    const parked = new ParkedCall(callId, call.name, view.grant.name, () =>
-      this.parked.delete(callId),
-    )
-    this.parked.set(callId, parked)
+    const parked = new ParkedCall<R>(x.id, x.name, view.grant.name, () => this.parked.delete(x.id))
+    this.parked.set(x.id, parked as unknown as ParkedCall)
     // A client may answer in its first request what it expects the server to ask.
     parked.prefill(ctx.mcpReq.inputResponses)
     const ask: ElicitationAsker = (question, signal) => parked.ask(question, signal)
-    const callCtx = parked.callContext(ctx)
-    const hooks = hooksOf(ask, (params, signal, key) => parked.askSampling(params, signal, key))
-    parked.start(() => confirmed(ask, () => call.run(callCtx, hooks)))
+    const runCtx = parked.callContext(ctx)
+    const askers = askersOf(ask, (params, signal, key) => parked.askSampling(params, signal, key))
+    parked.start(() => around(ask, () => x.run(runCtx, askers)))
     return this.round(parked, ctx)
   }
 
@@ -194,16 +237,18 @@ export class GatewayElicitation {
     for (const parked of [...this.parked.values()]) parked.abandoned()
   }
 
-  private async retry(
-    call: ElicitationCall,
+  private async retry<R extends CallToolResult | GetPromptResult>(
+    x: ElicitationExchange<R>,
     state: RoundState,
-  ): Promise<CallToolResult | InputRequiredResult> {
-    const found = this.parked.get(state.callId)
-    const parked = found?.client === call.view.grant.name ? found : undefined
+  ): Promise<R | InputRequiredResult> {
+    const found = this.parked.get(state.callId) as ParkedCall<R> | undefined
+    const parked = found?.client === x.view.grant.name ? found : undefined
     if (parked === undefined) {
+      const [what, again] =
+        x.ctx.mcpReq.method === 'prompts/get' ? ['prompt get', 'get'] : ['call', 'call']
       throw new ProtocolError(
         INVALID_PARAMS,
-        `the call these answers belong to (${state.callId}) is no longer waiting for them: it ended, or Ferry restarted; call ${state.tool} again`,
+        `the ${what} these answers belong to (${state.callId}) is no longer waiting for them: it ended, or Ferry restarted; ${again} ${state.tool} again`,
       )
     }
     if (parked.isTask) {
@@ -212,24 +257,24 @@ export class GatewayElicitation {
         `the call these answers belong to (${state.callId}) became a task: follow it with tasks/get and answer its questions with tasks/update`,
       )
     }
-    if (call.name !== parked.tool) {
+    if (x.name !== parked.tool) {
       throw new ProtocolError(
         INVALID_PARAMS,
-        `these answers belong to a call of ${parked.tool}, not ${call.name}; retry ${parked.tool} with them`,
+        `these answers belong to ${parked.tool}, not ${x.name}; retry ${parked.tool} with them`,
       )
     }
-    parked.answer(call.ctx.mcpReq.inputResponses)
-    return this.round(parked, call.ctx)
+    parked.answer(x.ctx.mcpReq.inputResponses)
+    return this.round(parked, x.ctx)
   }
 
-  private async round(
-    parked: ParkedCall,
+  private async round<R extends CallToolResult | GetPromptResult>(
+    parked: ParkedCall<R>,
     ctx: ServerContext,
-  ): Promise<CallToolResult | InputRequiredResult> {
+  ): Promise<R | InputRequiredResult> {
     const outcome = await parked.round(ctx)
     if (outcome.kind === 'result') return outcome.result
     // Nobody reads it: the round's request was answered with the task.
-    if (outcome.kind === 'detached') return { content: [] }
+    if (outcome.kind === 'detached') return { content: [] } as unknown as R
     const requestState = await this.codec.mint(
       { callId: parked.callId, tool: parked.tool, round: parked.nextRound() },
       ctx,
@@ -238,21 +283,21 @@ export class GatewayElicitation {
   }
 
   /** Confirmations asked of the client's user too, when its token says so. */
-  private withConfirmation(
+  private async withConfirmation(
     call: ElicitationCall,
-    session: SessionHandle,
     callId: string,
     ask: ElicitationAsker,
     run: () => Promise<CallToolResult>,
   ): Promise<CallToolResult> {
     if (!call.view.grant.confirmInClient) return run()
+    const session = await call.sessions.resolve(call.view.grant.session ?? undefined)
     return confirmInClient({ ...call, session, callId, ask }, run)
   }
 
   /** Sampling requests go to the client, and the transcript says so. */
   private samplingForwarding(
     session: SessionHandle,
-    call: ElicitationCall,
+    call: ElicitationExchange<unknown>,
     sample: SamplingAsker,
   ): SamplingAsker {
     return (params, signal, key) => {
@@ -264,7 +309,7 @@ export class GatewayElicitation {
   /** Questions go to the client, and the transcript says so. */
   private forwarding(
     session: SessionHandle,
-    call: ElicitationCall,
+    call: ElicitationExchange<unknown>,
     ask: ElicitationAsker,
   ): ElicitationAsker {
     return (question, signal) => {
@@ -281,7 +326,7 @@ export class GatewayElicitation {
 
 function note(
   session: SessionHandle,
-  call: ElicitationCall,
+  call: ElicitationExchange<unknown>,
   level: 'info' | 'warning',
   text: string,
 ): void {

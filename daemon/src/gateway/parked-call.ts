@@ -25,8 +25,8 @@ import { CALL_ENDED, type ElicitQuestion, type SamplingAnswer } from '../mcp/cal
 export const ROUND_WAIT_MS = 120_000
 
 /** What a round hands back to the client: the call's result, or questions to answer first. */
-export type RoundOutcome =
-  | { kind: 'result'; result: CallToolResult }
+export type RoundOutcome<R = CallToolResult> =
+  | { kind: 'result'; result: R }
   | { kind: 'questions'; inputRequests: InputRequests }
   /** The call became a task: the round's request was answered with it. */
   | { kind: 'detached' }
@@ -41,11 +41,11 @@ interface Question {
 /** The synthetic progress token the call's own context carries; rewritten for each round. */
 const ROUND_TOKEN = 'ferry-round'
 
-export class ParkedCall {
+export class ParkedCall<R = CallToolResult> {
   private readonly questions = new Map<string, Question>()
   private asked = 0
   private rounds = 0
-  private outcome: { result: CallToolResult } | { error: unknown } | undefined
+  private outcome: { result: R } | { error: unknown } | undefined
   private current: ServerContext | undefined
   /** Rounds waiting for the result or a question (a client may retry twice at once). */
   private readonly waiting = new Set<() => void>()
@@ -97,7 +97,7 @@ export class ParkedCall {
   }
 
   /** Runs the call; its settling ends any round waiting for it. */
-  start(run: () => Promise<CallToolResult>): void {
+  start(run: () => Promise<R>): void {
     run().then(
       (result) => this.settle({ result }),
       (error: unknown) => this.settle({ error }),
@@ -199,7 +199,7 @@ export class ParkedCall {
   }
 
   /** Serves one `tools/call` request of the client: waits for the result or for questions. */
-  async round(ctx: ServerContext): Promise<RoundOutcome> {
+  async round(ctx: ServerContext): Promise<RoundOutcome<R>> {
     clearTimeout(this.idle)
     this.current = ctx
     const gone = () => this.controller.abort()
@@ -236,7 +236,7 @@ export class ParkedCall {
     this.idle.unref()
   }
 
-  private settle(outcome: { result: CallToolResult } | { error: unknown }): void {
+  private settle(outcome: { result: R } | { error: unknown }): void {
     this.outcome = outcome
     // A task's outcome is in the transcript, where `tasks/get` reads it.
     if (this.tasked) {

@@ -24,6 +24,8 @@ import { ErrorCode, FerryError, errorMessage } from '../errors.js'
 import type { ClientView } from './client-view.js'
 import { gatewayClientRef } from './gateway-call.js'
 import type { GatewayFollows, Session } from './resource-follows.js'
+import type { GatewayElicitation } from './elicitation.js'
+import type { Log } from '../log.js'
 
 /** What the gateway declares for the handlers below. */
 export const PROMPTS_RESOURCES_CAPABILITIES = {
@@ -129,7 +131,12 @@ function upstreamFailure(error: unknown, what: string): ProtocolError {
  */
 export function servePromptsAndResources(
   server: Server,
-  { catalog, sessions }: { catalog: CatalogApi; sessions: SessionsApi },
+  {
+    catalog,
+    sessions,
+    elicitation,
+    log,
+  }: { catalog: CatalogApi; sessions: SessionsApi; elicitation: GatewayElicitation; log: Log },
   view: ClientView,
   follows?: GatewayFollows,
 ): void {
@@ -152,14 +159,26 @@ export function servePromptsAndResources(
       )
     }
     try {
-      // Recorded in the token's session, as a get from Ferry's own clients is.
-      const got = await sessions.getPrompt(
-        await session(),
-        { name: found.qualified, arguments: request.params.arguments ?? {} },
-        client,
-        ctx.mcpReq.signal,
-      )
-      return got.result
+      // The server's questions before it answers go to the client as a call's do.
+      return await elicitation.servePrompt({
+        sessions,
+        log,
+        view,
+        server,
+        name,
+        ctx,
+        run: async (runCtx, askers) => {
+          // Recorded in the token's session, as a get from Ferry's own clients is.
+          const got = await sessions.getPrompt(
+            await session(),
+            { name: found.qualified, arguments: request.params.arguments ?? {} },
+            client,
+            runCtx.mcpReq.signal,
+            askers,
+          )
+          return got.result
+        },
+      })
     } catch (error) {
       throw upstreamFailure(error, `prompt "${name}" of server "${found.server}"`)
     }

@@ -35,7 +35,7 @@ import { describeCallFailure } from './call-errors.js'
 import { ChangeWatch } from './change-watch.js'
 import { describeConnectFailure } from './connect-errors.js'
 import type { CallAsker } from './call-asker.js'
-import { CallClock } from './call-timer.js'
+import { CallClock, type CallTimer } from './call-timer.js'
 import { ElicitationRelay } from './elicitation-relay.js'
 import { featureCapabilities, rootsOf, sameRoots, undeclaredTo } from './feature-capabilities.js'
 import { listSide, listTools, type CacheMode, type Discovered, type SideList } from './discovery.js'
@@ -253,18 +253,30 @@ export class Connection {
     return this.recovery.run((client) => client.readResource({ uri }, { signal: options.signal }))
   }
 
-  /** Gets one prompt within the server's timeout; errors are the SDK's, for the caller to phrase. */
+  /**
+   * Gets one prompt; errors are the SDK's, for the caller to phrase. A 2026-07-28 server's
+   * questions before it answers go to `asker`, as a call's do, while `timer` (the get's clock,
+   * else the server's timeout per request) waits for them.
+   */
   async getPrompt(
     name: string,
     args: Record<string, string> | undefined,
-    options: { signal: AbortSignal },
+    options: { signal: AbortSignal; asker?: CallAsker | undefined; timer?: CallTimer | undefined },
   ): Promise<GetPromptResult> {
-    return this.recovery.run((client) =>
-      client.getPrompt(
-        { name, ...(args === undefined ? {} : { arguments: args }) },
-        { signal: options.signal, timeout: this.config.timeout },
-      ),
-    )
+    const get = this.elicitation.begin(`prompt ${name}`, options.asker, options.timer)
+    const timeout = options.timer === undefined ? this.config.timeout : CallClock.SDK_TIMEOUT_MS
+    try {
+      return await this.recovery.run((client) =>
+        this.elicitation.getPrompt(
+          client,
+          get,
+          { name, ...(args === undefined ? {} : { arguments: args }) },
+          { signal: options.signal, timeout },
+        ),
+      )
+    } finally {
+      this.elicitation.end(get)
+    }
   }
 
   /** Follows a resource: `resources/subscribe`, or the modern listen stream's filter. */

@@ -14,6 +14,7 @@ import type {
   CreateMessageResult,
   ElicitRequestParams,
   ElicitResult,
+  GetPromptResult,
   InputRequests,
   InputResponses,
   Root,
@@ -258,28 +259,65 @@ export class ElicitationRelay {
     args: Record<string, unknown>,
     options: Parameters<Client['callTool']>[1],
   ): Promise<CallToolResult> {
-    let result = await this.firstCall(client, call, tool, args, options)
+    const first = await this.firstCall(client, call, tool, args, options)
+    const result = await this.rounds(call, `call to ${tool}`, first, options?.signal, (answers) =>
+      // The SDK's params type does not list the retry's fields; it sends them as given.
+      client.callTool(
+        { name: tool, arguments: args, ...answers } as Parameters<Client['callTool']>[0],
+        options,
+      ),
+    )
+    return result as CallToolResult
+  }
+
+  /** One prompt get, its input-required rounds driven as a call's are. */
+  async getPrompt(
+    client: Client,
+    call: RunningCall,
+    params: { name: string; arguments?: Record<string, string> },
+    options: Parameters<Client['getPrompt']>[1],
+  ): Promise<GetPromptResult> {
+    const asking = { ...options, allowInputRequired: true } as Parameters<Client['getPrompt']>[1]
+    const first: unknown = await client.getPrompt(params, asking)
+    const result = await this.rounds(
+      call,
+      `get of prompt ${params.name}`,
+      first,
+      options?.signal,
+      (answers) => client.getPrompt({ ...params, ...answers } as typeof params, asking),
+    )
+    return result as GetPromptResult
+  }
+
+  /**
+   * Answers a 2026-07-28 server's input-required rounds of one request (`what`), each with the
+   * request sent again with the answers and the round's state, until it completes.
+   */
+  private async rounds(
+    call: RunningCall,
+    what: string,
+    first: unknown,
+    signal: AbortSignal | undefined,
+    again: (answers: { inputResponses: InputResponses; requestState?: string }) => Promise<unknown>,
+  ): Promise<unknown> {
+    let result = first
     for (let round = 1; isInputRequiredResult(result); round++) {
       if (round > MAX_INPUT_ROUNDS) {
         throw new FerryError(
           ErrorCode.UpstreamError,
-          `server "${this.options.server}" asked for input more than ${MAX_INPUT_ROUNDS} times during one call to ${tool}; Ferry stopped the call`,
+          `server "${this.options.server}" asked for input more than ${MAX_INPUT_ROUNDS} times during one ${what}; Ferry stopped it`,
         )
       }
-      const inputResponses = await this.round(call, result.inputRequests, options?.signal)
+      const inputResponses = await this.round(call, result.inputRequests, signal)
       // Cancelled while its questions were open: the retry is not sent.
-      options?.signal?.throwIfAborted()
+      signal?.throwIfAborted()
       const { requestState } = result
-      // The SDK's params type does not list the retry's fields; it sends them as given.
-      const retry = {
-        name: tool,
-        arguments: args,
+      result = await again({
         inputResponses,
         ...(requestState === undefined ? {} : { requestState }),
-      } as Parameters<Client['callTool']>[0]
-      result = await client.callTool(retry, options)
+      })
     }
-    return result as CallToolResult
+    return result
   }
 
   /**

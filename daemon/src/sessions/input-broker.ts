@@ -29,7 +29,8 @@ import type { Session } from './session.js'
 /** Where a call's questions go. */
 export interface InputTarget {
   session: Session
-  callId: string
+  /** Null for what is no call: a prompt get. */
+  callId: string | null
   server: string
   /** The caller answers its own call's questions (an `interactive` NDJSON caller). */
   callerCanAnswer: boolean

@@ -20,6 +20,10 @@ import type {
   CompletionResponse,
   PromptInfo,
 } from '../protocol/index.js'
+import type { ElicitationAsker, SamplingAsker } from '../mcp/call-asker.js'
+import { CallClock } from '../mcp/call-timer.js'
+import { MAX_TOTAL_TIMEOUT_FACTOR } from '../mcp/connection.js'
+import type { InputBroker } from './input-broker.js'
 import type { Session } from './session.js'
 
 const INVALID_PARAMS = -32602
@@ -98,36 +102,72 @@ function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`
 }
 
+/** Who answers a prompt get's questions instead of the people: a gateway client's own askers. */
+export interface PromptAskers {
+  elicit?: ElicitationAsker | undefined
+  sample?: SamplingAsker | undefined
+  /** Why the client itself cannot be asked a form question, for the reason nobody was. */
+  elicitUnavailable?: string | undefined
+}
+
 export class OfferingRunner {
   constructor(
     private readonly ferry: Ferry,
+    private readonly inputs: InputBroker,
     private readonly log: Log,
   ) {}
 
-  /** Gets a prompt by its qualified name and records `prompt.got` (or `prompt.failed`). */
+  /**
+   * Gets a prompt by its qualified name and records `prompt.got` (or `prompt.failed`). A
+   * 2026-07-28 server's questions before it answers go to the people in the session, as a call's
+   * do (to `hooks`' askers instead, when given: a gateway client's own), and the server's timeout
+   * waits while they are open.
+   */
   async getPrompt(
     session: Session,
     request: { name: string; arguments: Record<string, string> },
     client: ClientRef,
     signal?: AbortSignal,
+    hooks: PromptAskers = {},
   ): Promise<PromptGot> {
     const named = this.ferry.offerings.prompt(request.name)
     checkPromptArguments(named, request.arguments)
     const args = request.arguments
     const timeoutMs = this.ferry.serverConfig(named.server)?.timeout ?? 60_000
     const what = `prompt "${named.prompt.name}"`
+    const clock = new CallClock(timeoutMs, timeoutMs * MAX_TOTAL_TIMEOUT_FACTOR, signal)
+    const asker = this.inputs.asker(
+      {
+        session,
+        callId: null,
+        server: named.server,
+        callerCanAnswer: false,
+        callerUnable: hooks.elicitUnavailable,
+      },
+      hooks.elicit,
+      hooks.sample,
+    )
     try {
-      const outcome = await within(timeoutMs, signal, (inner) =>
-        this.ferry.offerings.getPrompt(named.server, named.prompt.name, args, inner),
-      )
-      if ('timedOut' in outcome) {
-        throw new FerryError(
-          ErrorCode.Timeout,
-          `server "${named.server}" did not answer ${what} within ${seconds(timeoutMs)} (its timeout)`,
-        )
-      }
-      if ('cancelled' in outcome) {
-        throw new FerryError(ErrorCode.ToolCancelled, `getting ${what} was cancelled`)
+      let value: GetPromptResult
+      try {
+        value = await this.ferry.offerings.getPrompt(named.server, named.prompt.name, args, {
+          signal: clock.signal,
+          asker,
+          timer: clock.timer,
+        })
+      } catch (error) {
+        if (clock.expired(named.server, what) !== undefined) {
+          throw new FerryError(
+            ErrorCode.Timeout,
+            `server "${named.server}" did not answer ${what} within ${seconds(timeoutMs)} (its timeout)`,
+          )
+        }
+        if (signal?.aborted === true) {
+          throw new FerryError(ErrorCode.ToolCancelled, `getting ${what} was cancelled`)
+        }
+        throw error
+      } finally {
+        clock.stop()
       }
       await session.emit(
         {
@@ -135,11 +175,11 @@ export class OfferingRunner {
           server: named.server,
           prompt: named.prompt.name,
           arguments: args,
-          result: storedBody(outcome.value),
+          result: storedBody(value),
         },
         client,
       )
-      return { prompt: toPromptInfo(named), result: outcome.value }
+      return { prompt: toPromptInfo(named), result: value }
     } catch (error) {
       const failure = this.reported(upstreamError(error, what, named.server), session)
       await session.emit(

@@ -48,7 +48,7 @@ export class Sessions {
   ) {
     this.runner = new CallRunner(ferry, this.broker, this.inputs, log)
     this.calls = new SessionCalls(this.runner, (id) => this.resolve(id))
-    this.offerings = new OfferingRunner(ferry, log)
+    this.offerings = new OfferingRunner(ferry, this.inputs, log)
     this.subscriptions = new ResourceSubscriptions(ferry, manager, log)
     this.apps = new AppRequests(ferry, this.calls, this.offerings, log)
     const toWorkspace = (body: TranscriptEventBody) => {
