@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client'
 import { createGatewayToken, gatewayUrl, resultText } from './gateway-harness.js'
 import { AGENT, startGatewayRig, TAB_LABEL, type GatewayRig } from './gateway-rig.js'
 import { waitFor } from './harness.js'
+import { sseMessages } from './sse.js'
 
 let rig: GatewayRig
 beforeAll(async () => {
@@ -48,13 +49,8 @@ async function handMadeSession(bearer: string) {
     /** The result of request `id`, from a JSON or an event-stream answer. */
     request: async (id: number, method: string, params: unknown) => {
       const text = await (await post({ id, method, params }, session)).text()
-      const messages = text.startsWith('{')
-        ? [text]
-        : text.split('\n').flatMap((line) => (line.startsWith('data: ') ? [line.slice(6)] : []))
-      const answer = messages
-        .map((message) => JSON.parse(message) as { id?: number; result?: CallToolResult })
-        .find((message) => message.id === id)
-      return answer?.result
+      const answer = sseMessages(text).find((message) => message.id === id)
+      return answer?.result as CallToolResult | undefined
     },
   }
 }

@@ -27,6 +27,7 @@ import {
   WITH_TASKS,
   type RpcAnswer,
 } from './tasks-wire.js'
+import { sseMessages } from './sse.js'
 
 /** A WebSocket client that may answer confirmations, subscribed to the default session. */
 async function answerer(daemon: Daemon): Promise<TestStream> {
@@ -446,10 +447,7 @@ describe('Tasks on the gateway', () => {
     expect((await answer(stream, asked.callId, 'allow_once')).ok).toBe(true)
     const text = await (await response).text()
     // Stream order: the waiting progress came before the answer, which is the call's own result.
-    const messages = text
-      .split('\n')
-      .filter((line) => line.startsWith('data: '))
-      .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>)
+    const messages = sseMessages(text)
     expect(messages[0]).toMatchObject({
       method: 'notifications/progress',
       params: { progressToken: 'wait', message: 'waiting for confirmation in Ferry' },

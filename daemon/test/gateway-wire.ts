@@ -4,6 +4,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { expect } from 'vitest'
 import type { Daemon } from './harness.js'
+import { sseMessages } from './sse.js'
 
 export const MODERN = '2026-07-28'
 export const LEGACY = '2025-11-25'
@@ -27,14 +28,13 @@ export interface McpAnswer {
   status: number
   headers: Headers
   text: string
-  /** The JSON-RPC message of the answer (JSON or the first SSE `data:` line), if any. */
+  /** The JSON-RPC message of the answer (JSON or the first SSE message), if any. */
   message: Record<string, unknown> | undefined
 }
 
 function messageOf(text: string): Record<string, unknown> | undefined {
-  const data = /^data: (.*)$/m.exec(text)?.[1] ?? text
   try {
-    return JSON.parse(data) as Record<string, unknown>
+    return sseMessages(text)[0]
   } catch {
     return undefined
   }

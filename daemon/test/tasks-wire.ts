@@ -4,6 +4,7 @@
 import { expect } from 'vitest'
 import type { GatewayTokenCreateResponse } from '../src/protocol/index.js'
 import type { Daemon } from './harness.js'
+import { sseMessages } from './sse.js'
 
 export const MODERN = '2026-07-28'
 export const LEGACY = '2025-11-25'
@@ -34,14 +35,9 @@ export function peekId(): number {
 /** The JSON-RPC answer in a response, sent as JSON or as the last message of an SSE stream. */
 export async function answerOf(response: Response): Promise<RpcAnswer> {
   const text = await response.text()
-  const data = text.trimStart().startsWith('{')
-    ? text
-    : (text
-        .split('\n')
-        .filter((line) => line.startsWith('data: '))
-        .at(-1)
-        ?.slice(6) ?? text)
-  return { status: response.status, body: JSON.parse(data) as RpcAnswer['body'] }
+  const last = sseMessages(text).at(-1)
+  if (last === undefined) throw new Error(`no JSON-RPC message in the answer: ${text}`)
+  return { status: response.status, body: last as RpcAnswer['body'] }
 }
 
 /**

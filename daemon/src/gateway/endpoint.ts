@@ -29,6 +29,7 @@ import { GatewayTasks } from './tasks.js'
 import type { ListKind } from './list-changes.js'
 import { GatewayFollows } from './resource-follows.js'
 import { isResourceListen, ListenFollows } from './listen-follows.js'
+import { SESSION_RETRY_MS, SessionEvents } from './session-events.js'
 import { settledResponse } from './settled-response.js'
 import type { GatewayGrant } from './token-store.js'
 
@@ -266,6 +267,9 @@ export class Gateway {
     const transport: WebStandardStreamableHTTPServerTransport =
       new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
+        // A client whose stream broke resumes it from what the session kept (session-events.ts).
+        eventStore: new SessionEvents(),
+        retryInterval: SESSION_RETRY_MS,
         onsessioninitialized: (id) => {
           this.makeRoom()
           this.legacy.set(id, { transport, server, client: grant.name, lastUsed: Date.now() })
