@@ -11,6 +11,7 @@ import { WebSocket } from 'ws'
 import { STREAM_AUTH_PREFIX, STREAM_PROTOCOL } from '../src/protocol/index.js'
 import { readRuntimeFile, type RuntimeInfo } from '../src/daemon/runtime-file.js'
 import { isWellFormedToken } from '../src/daemon/token.js'
+import { startInProcess } from './in-process.js'
 import {
   adoptDetached,
   cleanupWithDetached,
@@ -161,17 +162,18 @@ describe('restarting the daemon', () => {
 
   it('does not reuse the token of a runtime file that is not 0600 or not a plain file', async () => {
     const settings = { mcpServers: {} }
-    const first = await startDaemon(settings)
+    // In-process: what is read and written is the runtime file, whichever process runs the daemon.
+    const first = await startInProcess(settings)
     const { stateDir } = first
     const path = join(stateDir, 'daemon.json')
     await first.stop()
     // Control: the same steps with an intact file do reuse the token.
-    const control = await startDaemon(settings, { stateDir })
+    const control = await startInProcess(settings, { stateDir })
     expect(control.info.token).toBe(first.info.token)
     await control.stop()
 
     await chmod(path, 0o644)
-    const readable = await startDaemon(settings, { stateDir })
+    const readable = await startInProcess(settings, { stateDir })
     expect(readable.info.token).not.toBe(first.info.token)
     expect((await stat(path)).mode & 0o777).toBe(0o600)
     expect((await fromTab(readable.info.url, first.info.token)).status).toBe(401)
@@ -183,13 +185,14 @@ describe('restarting the daemon', () => {
     await writeFile(elsewhere, JSON.stringify(stopped), { mode: 0o600 })
     await rm(path)
     await symlink(elsewhere, path)
-    const linked = await startDaemon(settings, { stateDir })
+    const linked = await startInProcess(settings, { stateDir })
     expect(linked.info.token).not.toBe(stopped.token)
   })
 
   it('does not reuse a malformed token from the runtime file', async () => {
     const settings = { mcpServers: {} }
-    const first = await startDaemon(settings)
+    // In-process: what is read and written is the runtime file, whichever process runs the daemon.
+    const first = await startInProcess(settings)
     const { stateDir } = first
     const path = join(stateDir, 'daemon.json')
     await first.stop()
@@ -204,7 +207,7 @@ describe('restarting the daemon', () => {
       const record = await recordOf(stateDir)
       await writeFile(path, JSON.stringify({ ...record, token }))
       expect((await stat(path)).mode & 0o777).toBe(0o600)
-      const next = await startDaemon(settings, { stateDir })
+      const next = await startInProcess(settings, { stateDir })
       expect(next.info.token, JSON.stringify(token)).not.toBe(token)
       expect(isWellFormedToken(next.info.token)).toBe(true)
       await next.stop()
