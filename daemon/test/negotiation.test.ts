@@ -161,12 +161,12 @@ describe('version negotiation', () => {
             command: 'sleep',
             args: ['30'],
             versionNegotiation: negotiation,
-            discoveryTimeoutMs: 2000,
+            discoveryTimeoutMs: 1000,
           },
         },
       })
       const server = await daemon.waitForStatus('mute', 'failed', 10_000)
-      expect(server.error).toContain('no answer within 2000 ms')
+      expect(server.error).toContain('no answer within 1000 ms')
       // Timed by the daemon's own status events, so a slow poll here does not count. The attempt
       // ends by closing the mute process: its stdin, then SIGTERM once a close step has passed.
       // The slack is for a loaded machine; a server left waiting for its 30 s exit would fail.
@@ -179,8 +179,8 @@ describe('version negotiation', () => {
           ).time,
         )
       const took = (await at('failed')) - (await at('connecting'))
-      expect(took).toBeGreaterThanOrEqual(2000)
-      expect(took).toBeLessThan(2000 + CLOSE_STEP_MS + 2500)
+      expect(took).toBeGreaterThanOrEqual(1000)
+      expect(took).toBeLessThan(1000 + CLOSE_STEP_MS + 2500)
     })
   }
 
