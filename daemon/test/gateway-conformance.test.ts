@@ -39,6 +39,8 @@ describe('the MCP conformance suite against the gateway', () => {
               args: [conformanceServerPath],
               trust: true,
               versionNegotiation: 'auto',
+              // The suite's client gives the roots its scenarios ask for (see docs/config.md).
+              roots: 'client',
             },
           },
           // The Tasks scenarios' shortest long-running call takes a second: it always becomes a

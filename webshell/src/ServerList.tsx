@@ -109,7 +109,10 @@ function ServerRow({
           data-testid="server-roots"
           title="The directories Ferry tells this server of as its roots"
         >
-          Roots: {server.roots.join(', ')}
+          Roots:{' '}
+          {server.roots === 'client'
+            ? "the calling agent's, for its calls through the gateway"
+            : server.roots.join(', ')}
         </p>
       )}
       {server.error !== null && (

@@ -285,15 +285,15 @@ function discoveryTimeout(
 
 /**
  * The roots as absolute paths, relative ones against the file's folder; without a `roots` key, the
- * workspace where one is known, else none declared.
+ * workspace where one is known, else none declared; `"client"` as it is.
  */
 function rootsOf(
   roots: RawServer['roots'],
   context: BuildContext,
   expand: (value: string, path: string) => string,
   at: (...segments: PathSegment[]) => string,
-): string[] | false {
-  if (roots === false) return false
+): string[] | false | 'client' {
+  if (roots === false || roots === 'client') return roots
   if (roots === undefined) return context.workspaceRoots
   return roots.map((root, index) =>
     resolve(dirname(context.file), expand(root, at('roots', index))),

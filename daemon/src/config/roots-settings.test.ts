@@ -97,7 +97,8 @@ describe('the roots setting', () => {
       const found = entry(settings, name)
       return found.state === 'invalid' ? found.error : found.state
     }
-    const expected = 'expected a list of directory paths, or false to declare no roots'
+    const expected =
+      'expected a list of directory paths, false to declare no roots, or "client" for the calling gateway client\'s'
     expect(error('word')).toBe(`mcpServers.word.roots: ${expected}`)
     expect(error('yes')).toBe(`mcpServers.yes.roots: ${expected}`)
     expect(error('numbers')).toMatch(/^mcpServers\.numbers\.roots/)

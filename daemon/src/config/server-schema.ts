@@ -42,10 +42,14 @@ export const serverSchema = z.object({
       clientMetadataUrl: z.string().optional(),
     })
     .optional(),
-  /** The server's roots: directories (relative ones against the settings file), or false. */
+  /**
+   * The server's roots: directories (relative ones against the settings file), false, or
+   * "client" (those of the gateway client whose call asks).
+   */
   roots: z
-    .union([stringArray, z.literal(false)], {
-      error: 'expected a list of directory paths, or false to declare no roots',
+    .union([stringArray, z.literal(false), z.literal('client')], {
+      error:
+        'expected a list of directory paths, false to declare no roots, or "client" for the calling gateway client\'s',
     })
     .optional(),
 })

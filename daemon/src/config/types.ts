@@ -22,9 +22,10 @@ interface BaseServerConfig {
   excludeTools: string[] | undefined
   /**
    * The directories the server is told of as its roots (absolute paths; the workspace unless the
-   * settings list others), or false when roots are not declared to it at all.
+   * settings list others), false when roots are not declared to it at all, or `client`: those of
+   * the gateway client whose call asks (none for any other caller).
    */
-  roots: string[] | false
+  roots: string[] | false | 'client'
 }
 
 export interface StdioServerConfig extends BaseServerConfig {

@@ -25,7 +25,12 @@ import {
 import { writePrivateFile } from '../fs/private-file.js'
 import type { Log } from '../log.js'
 import { errorMessage } from '../errors.js'
-import type { ElicitationAsker, SamplingAnswer, SamplingAsker } from '../mcp/call-asker.js'
+import type {
+  ElicitationAsker,
+  RootsAsker,
+  SamplingAnswer,
+  SamplingAsker,
+} from '../mcp/call-asker.js'
 import type { SessionHandle, SessionsApi } from '../service/ferry-service.js'
 import { confirmInClient } from './client-confirmation.js'
 import { requestCapabilities, type ClientView } from './client-view.js'
@@ -46,7 +51,10 @@ interface RoundState {
 }
 
 /** Who answers a server's questions during one request: the client's askers, or why not it. */
-export type ClientAskers = Pick<GatewayCallHooks, 'elicit' | 'sample' | 'elicitUnavailable'>
+export type ClientAskers = Pick<
+  GatewayCallHooks,
+  'elicit' | 'sample' | 'roots' | 'elicitUnavailable'
+>
 
 /** One request of a gateway client whose server may ask it for input. */
 export interface ElicitationExchange<R> {
@@ -163,16 +171,30 @@ export class GatewayElicitation {
         ? `${client.label} has no session (its legacy requests are served statelessly), so a question cannot reach it`
         : undefined
     const canSample = capabilities?.sampling !== undefined && !noSession
+    const canGiveRoots = capabilities?.roots !== undefined && !noSession
     // A client that cannot be asked leaves the server's questions to the people in Ferry.
-    if (formUnavailable !== undefined && !canSample) {
+    if (formUnavailable !== undefined && !canSample && !canGiveRoots) {
       return x.run(ctx, { elicitUnavailable: formUnavailable })
     }
     const session = await x.sessions.resolve(view.grant.session ?? undefined)
-    const askersOf = (ask: ElicitationAsker, sample: SamplingAsker): ClientAskers => ({
+    const askersOf = (
+      ask: ElicitationAsker,
+      sample: SamplingAsker,
+      roots: RootsAsker,
+    ): ClientAskers => ({
       ...(formUnavailable === undefined
         ? { elicit: this.forwarding(session, x, ask) }
         : { elicitUnavailable: formUnavailable }),
       ...(canSample ? { sample: this.samplingForwarding(session, x, sample) } : {}),
+      // Only a server whose settings say `"roots": "client"` ever asks for these.
+      ...(canGiveRoots
+        ? {
+            roots: (signal: AbortSignal) => {
+              note(session, x, 'info', `asked ${client.label} for its roots`)
+              return roots(signal)
+            },
+          }
+        : {}),
     })
     const around = (ask: ElicitationAsker, run: () => Promise<R>) =>
       formUnavailable === undefined && x.around !== undefined ? x.around(ask, run) : run()
@@ -195,7 +217,15 @@ export class GatewayElicitation {
           return { refused: `${client.label} gave none: ${errorMessage(error)}` }
         }
       }
-      const askers = askersOf(ask, sample)
+      const roots: RootsAsker = async (signal) =>
+        (
+          await x.server.listRoots(undefined, {
+            signal,
+            relatedRequestId: ctx.mcpReq.id,
+            timeout: LEGACY_ANSWER_MS,
+          })
+        ).roots
+      const askers = askersOf(ask, sample, roots)
       return around(ask, () => x.run(ctx, askers))
     }
     const parked = new ParkedCall<R>(x.id, x.name, view.grant.name, () => this.parked.delete(x.id))
@@ -204,7 +234,11 @@ export class GatewayElicitation {
     parked.prefill(ctx.mcpReq.inputResponses)
     const ask: ElicitationAsker = (question, signal) => parked.ask(question, signal)
     const runCtx = parked.callContext(ctx)
-    const askers = askersOf(ask, (params, signal, key) => parked.askSampling(params, signal, key))
+    const askers = askersOf(
+      ask,
+      (params, signal, key) => parked.askSampling(params, signal, key),
+      (signal) => parked.askRoots(signal),
+    )
     parked.start(() => around(ask, () => x.run(runCtx, askers)))
     return this.round(parked, ctx)
   }

@@ -18,7 +18,7 @@ import { ErrorCode, FerryError, toFerryError } from '../errors.js'
 import type { Log } from '../log.js'
 import type { ClientRef, TranscriptEvent } from '../protocol/index.js'
 import { DENIED_RESULT, type SessionHandle, type SessionsApi } from '../service/ferry-service.js'
-import type { ElicitationAsker, SamplingAsker } from '../mcp/call-asker.js'
+import type { ElicitationAsker, RootsAsker, SamplingAsker } from '../mcp/call-asker.js'
 import type { ClientView } from './client-view.js'
 
 /** How often a client waiting for a confirmation hears that it still waits. */
@@ -86,6 +86,8 @@ export interface GatewayCallHooks {
   elicit?: ElicitationAsker
   /** Who answers the server's sampling requests during the call (the client); else the people. */
   sample?: SamplingAsker
+  /** The client's roots, when it declared them: a server with `"roots": "client"` gets these. */
+  roots?: RootsAsker
   /** Why the client itself cannot be asked, for the reason when nobody in Ferry can either. */
   elicitUnavailable?: string
   /** The client's own user answers confirmations too (`--confirm-in-client`). */
@@ -221,6 +223,7 @@ export async function gatewayCall(
       signal: gone.signal,
       elicit: hooks.elicit,
       sample: hooks.sample,
+      roots: hooks.roots,
       elicitUnavailable: hooks.elicitUnavailable,
       callerCanAnswer: hooks.callerCanAnswer,
       onStart: (started) => {

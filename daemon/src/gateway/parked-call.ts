@@ -12,6 +12,7 @@ import type {
   ElicitResult,
   InputRequest,
   InputRequests,
+  Root,
   ServerContext,
 } from '@modelcontextprotocol/server'
 import { inputRequired } from '@modelcontextprotocol/server'
@@ -121,6 +122,14 @@ export class ParkedCall<R = CallToolResult> {
     return answer === undefined
       ? { refused: CALL_ENDED }
       : { result: answer as CreateMessageResult }
+  }
+
+  /** Asks the client for its roots; none once `signal` aborts or when it gives none. */
+  async askRoots(signal: AbortSignal): Promise<Root[]> {
+    const answer = (await this.open(inputRequired.listRoots(), signal)) as
+      | { roots?: Root[] }
+      | undefined
+    return answer?.roots ?? []
   }
 
   /**

@@ -9,6 +9,7 @@ import type {
   ElicitRequestParams,
   ElicitRequestURLParams,
   ElicitResult,
+  Root,
 } from '@modelcontextprotocol/client'
 import type { CallTimer } from './call-timer.js'
 
@@ -56,11 +57,16 @@ export type SamplingAsker = (
   key?: string,
 ) => Promise<SamplingAnswer>
 
+/** The caller's own roots (a gateway client that declared roots), for `"roots": "client"`. */
+export type RootsAsker = (signal: AbortSignal) => Promise<Root[]>
+
 /** Who answers a call's questions, of every kind a server may ask. */
 export interface CallAsker {
   form: ElicitationAsker
   url(question: UrlQuestion, signal: AbortSignal): Promise<ElicitResult>
   sampling: SamplingAsker
+  /** The caller's roots, when it can give them; a server with `"roots": "client"` gets these. */
+  roots?: RootsAsker | undefined
   /**
    * One asker for a legacy question that any of several running calls may have asked (this one
    * and `others`), or undefined when they cannot be asked together.

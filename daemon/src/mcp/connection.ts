@@ -189,6 +189,7 @@ export class Connection {
     this.elicitation = new ElicitationRelay({
       server: config.name,
       roots: () => rootsOf(this.config),
+      rootsFromCaller: () => this.config.roots === 'client',
       onDecline: (tool, reason) =>
         deps.log({ kind: 'server.elicitation_declined', server: config.name, tool, reason }),
     })

@@ -1,7 +1,8 @@
 // Requests an upstream server makes of its client, routed to the call that asked: a 2026-07-28
 // server's input-required rounds belong to the call they answer, and a legacy server's
 // `elicitation/create` or `sampling/createMessage` to the one call running on its connection, or
-// to all of them together when several run. `roots/list` is answered from the server's settings.
+// to all of them together when several run. `roots/list` is answered from the server's settings,
+// or, with `"roots": "client"`, with the roots of the gateway client whose call asks.
 // A question nobody can be asked is declined with the reason the server receives. A call the
 // server refuses until a page is opened (-32042) asks the person to open it and is sent again
 // once the server says the page's work is done (`notifications/elicitation/complete`), which also
@@ -24,7 +25,7 @@ import {
   bindTaskReceiver,
   type TaskReceiverBinding,
 } from '@modelcontextprotocol/ext-tasks/receiver'
-import { ErrorCode, FerryError } from '../errors.js'
+import { ErrorCode, FerryError, errorMessage } from '../errors.js'
 import { PageCompletions, pagesFirst } from './page-completions.js'
 import {
   DECLINE_REASON_META_KEY,
@@ -57,6 +58,8 @@ export interface RelayOptions {
   server: string
   /** The roots this server is told of, or undefined when they are not declared to it. */
   roots: () => Root[] | undefined
+  /** `"roots": "client"`: the server gets the roots of the gateway client whose call asks. */
+  rootsFromCaller: () => boolean
   onDecline: (tool: string | null, reason: string) => void
 }
 
@@ -85,7 +88,9 @@ export class ElicitationRelay {
       this.legacySampling(request.params, ctx.mcpReq.signal),
     )
     if (this.options.roots() !== undefined) {
-      client.setRequestHandler('roots/list', () => ({ roots: this.options.roots() ?? [] }))
+      client.setRequestHandler('roots/list', async (_request, ctx) => ({
+        roots: await this.legacyRoots(ctx.mcpReq.signal),
+      }))
     }
     // A connection replaced by a new one stops answering for the old client's tasks.
     this.tasks?.close()
@@ -105,6 +110,32 @@ export class ElicitationRelay {
         ),
     })
     client.registerCapabilities({ tasks: { ...this.tasks.capabilities } })
+  }
+
+  /**
+   * The roots a server gets during `call`: those of its settings, or, with `"roots": "client"`,
+   * the caller's when it gives them (a gateway client that declared roots), else none.
+   */
+  private async rootsFor(call: RunningCall, signal: AbortSignal | undefined): Promise<Root[]> {
+    if (!this.options.rootsFromCaller()) return this.options.roots() ?? []
+    const give = call.asker?.roots
+    if (give === undefined) return []
+    try {
+      return await give(signal ?? call.signal)
+    } catch (error) {
+      this.options.onDecline(
+        call.tool,
+        `the caller's roots could not be had: ${errorMessage(error)}`,
+      )
+      return []
+    }
+  }
+
+  /** A legacy `roots/list`: the one running call's roots (see `rootsFor`), none when unclear. */
+  private async legacyRoots(signal: AbortSignal): Promise<Root[]> {
+    if (!this.options.rootsFromCaller()) return this.options.roots() ?? []
+    const [only, ...more] = this.running
+    return only === undefined || more.length > 0 ? [] : this.rootsFor(only, signal)
   }
 
   /** A legacy `sampling/createMessage`, for the call (or calls) that may have asked it. */
@@ -212,7 +243,7 @@ export class ElicitationRelay {
     request: InputRequests[string],
     signal: AbortSignal | undefined,
   ): Promise<InputResponses[string]> {
-    if (request.method === 'roots/list') return { roots: this.options.roots() ?? [] }
+    if (request.method === 'roots/list') return { roots: await this.rootsFor(call, signal) }
     const asked: Question | string =
       request.method === 'elicitation/create'
         ? elicitationOf(request.params as ElicitRequestParams)

@@ -16,9 +16,13 @@ export function featureCapabilities(config: ServerConfig): ClientCapabilities {
   }
 }
 
-/** The roots a server is told of, or undefined when they are not declared to it. */
+/**
+ * The roots a server is told of from the settings, or undefined when they are not declared to it;
+ * none for `"roots": "client"`, whose roots come from the calling gateway client.
+ */
 export function rootsOf(config: ServerConfig): Root[] | undefined {
   if (config.roots === false) return undefined
+  if (config.roots === 'client') return []
   return config.roots.map((path) => ({
     uri: pathToFileURL(path).href,
     name: basename(path) || path,

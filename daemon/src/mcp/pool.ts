@@ -1,7 +1,7 @@
 // The set of live connections, keyed by (workspace, server name, config fingerprint). Applying
 // new settings reconnects what changed and leaves everything else, caches included, alone.
 
-import type { ServerEntry, Settings } from '../config/types.js'
+import type { ServerConfig, ServerEntry, Settings } from '../config/types.js'
 import type { ReloadResponse, ServerInfo } from '../protocol/index.js'
 import { Connection, type ConnectionDeps } from './connection.js'
 
@@ -95,7 +95,7 @@ export class Pool {
         error: connection.error,
         restartCount: connection.restartCount,
         approval: null,
-        roots: connection.config.roots === false ? null : connection.config.roots,
+        roots: rootsShown(connection.config.roots),
         hiddenTools: [],
         undeclared: connection.status === 'ready' ? connection.undeclared() : [],
       }
@@ -161,4 +161,9 @@ function placeholderInfo(entry: Placeholder): ServerInfo {
     hiddenTools: [],
     undeclared: [],
   }
+}
+
+/** The roots `GET /api/servers` shows: null when none are declared, "client" as it is. */
+function rootsShown(roots: ServerConfig['roots']): ServerInfo['roots'] {
+  return roots === false ? null : roots
 }

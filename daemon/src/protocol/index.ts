@@ -28,9 +28,10 @@ export interface ServerInfo {
   approval: WorkspaceEntry | null
   /**
    * The directories the server is told of as its roots (absolute paths); null when Ferry does not
-   * declare roots to it (no known workspace and none in its settings, or `"roots": false`).
+   * declare roots to it (no known workspace and none in its settings, or `"roots": false`);
+   * `client` when they are the calling gateway client's (`"roots": "client"`).
    */
-  roots: string[] | null
+  roots: string[] | 'client' | null
   /** Tools the server lists that Ferry does not offer to models and the CLI, each with why. */
   hiddenTools: HiddenTool[]
   /**

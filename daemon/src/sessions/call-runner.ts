@@ -7,7 +7,7 @@ import { ErrorCode, FerryError, toFerryError } from '../errors.js'
 import { randomHex } from '../ids.js'
 import type { Log } from '../log.js'
 import type { CallToolResult, ClientRef, ConfirmationOutcome } from '../protocol/index.js'
-import type { ElicitationAsker, SamplingAsker } from '../mcp/call-asker.js'
+import type { ElicitationAsker, SamplingAsker, RootsAsker } from '../mcp/call-asker.js'
 import type { RegistryEntry } from '../tools/registry.js'
 import { ArgumentCheck, type CallRequested } from './argument-check.js'
 import type { InputBroker } from './input-broker.js'
@@ -31,6 +31,8 @@ export interface CallInput {
   elicit?: ElicitationAsker | undefined
   /** Who answers the server's sampling requests during the call (a gateway client that can). */
   sample?: SamplingAsker | undefined
+  /** The caller's roots (a gateway client that declared them), for `"roots": "client"`. */
+  roots?: RootsAsker | undefined
   /** Why the caller cannot answer them itself (a gateway client), when nobody else can either. */
   elicitUnavailable?: string | undefined
   /** The caller answers the server's questions of this call itself (an interactive terminal). */
@@ -140,6 +142,7 @@ export class CallRunner {
           },
           input.elicit,
           input.sample,
+          input.roots,
         ),
         onProgress: (p) =>
           void session

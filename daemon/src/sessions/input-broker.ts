@@ -13,6 +13,7 @@ import {
   type CallAsker,
   type ElicitationAsker,
   type SamplingAnswer,
+  type RootsAsker,
   type SamplingAsker,
 } from '../mcp/call-asker.js'
 import type {
@@ -93,10 +94,18 @@ export class InputBroker {
   /**
    * Who answers the questions of one call: the people attached to its session (and the caller,
    * when it can); `form` and `sampling`, when given, answer those questions instead (a gateway
-   * client's own).
+   * client's own), and `roots` gives the caller's roots.
    */
-  asker(target: InputTarget, form?: ElicitationAsker, sampling?: SamplingAsker): CallAsker {
-    return this.askerFor([target], form, sampling)
+  asker(
+    target: InputTarget,
+    form?: ElicitationAsker,
+    sampling?: SamplingAsker,
+    roots?: RootsAsker,
+  ): CallAsker {
+    // The asker itself, not a copy: `together` knows the askers it made.
+    const asker = this.askerFor([target], form, sampling)
+    if (roots !== undefined) asker.roots = roots
+    return asker
   }
 
   /** Records the question and resolves with how it ended. */

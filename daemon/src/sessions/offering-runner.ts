@@ -20,7 +20,7 @@ import type {
   CompletionResponse,
   PromptInfo,
 } from '../protocol/index.js'
-import type { ElicitationAsker, SamplingAsker } from '../mcp/call-asker.js'
+import type { ElicitationAsker, RootsAsker, SamplingAsker } from '../mcp/call-asker.js'
 import { CallClock } from '../mcp/call-timer.js'
 import { MAX_TOTAL_TIMEOUT_FACTOR } from '../mcp/connection.js'
 import type { InputBroker } from './input-broker.js'
@@ -106,6 +106,7 @@ function seconds(ms: number): string {
 export interface PromptAskers {
   elicit?: ElicitationAsker | undefined
   sample?: SamplingAsker | undefined
+  roots?: RootsAsker | undefined
   /** Why the client itself cannot be asked a form question, for the reason nobody was. */
   elicitUnavailable?: string | undefined
 }
@@ -146,6 +147,7 @@ export class OfferingRunner {
       },
       hooks.elicit,
       hooks.sample,
+      hooks.roots,
     )
     try {
       let value: GetPromptResult
