@@ -112,9 +112,14 @@ function keptTab(browser: Browser, page: Page): Page {
 /** Playwright's own default for how long an action may take. */
 const PLAYWRIGHT_TIMEOUT_MS = 30_000
 
-/** The errors apart from those a browser logs while the daemon is away (refused connections). */
+/**
+ * The errors apart from those a browser logs while the daemon is away: refused connections, and a
+ * request that was on its way as the daemon stopped (its connection reset).
+ */
 export function errorsBesidesDaemonAway(errors: readonly string[]): string[] {
-  return errors.filter((message) => !/ERR_CONNECTION_REFUSED|WebSocket connection/.test(message))
+  return errors.filter(
+    (message) => !/ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|WebSocket connection/.test(message),
+  )
 }
 
 /**
