@@ -291,6 +291,20 @@ describe('ferry call', () => {
     }
   })
 
+  it('suggests the qualified names a typo or a bare tool name most likely meant', async () => {
+    const daemon = await startInProcess({ mcpServers: { a: fixture([]), b: fixture([]) } })
+    await Promise.all([daemon.waitForStatus('a', 'ready'), daemon.waitForStatus('b', 'ready')])
+    const typo = await daemon.cli(['call', 'mcp_a_ecoh', '{"text":"x"}'])
+    expect(typo.code).toBe(2)
+    expect(oneLine(typo.stderr)).toBe(
+      'ferry: no tool named "mcp_a_ecoh" (did you mean mcp_a_echo?); run `ferry tools` to see the qualified names',
+    )
+    const bare = await daemon.cli(['call', 'echo', '{"text":"x"}'])
+    expect(oneLine(bare.stderr)).toContain('(did you mean mcp_a_echo or mcp_b_echo?)')
+    const far = await daemon.cli(['call', 'mcp_a_nothing_like_it'])
+    expect(oneLine(far.stderr)).not.toContain('did you mean')
+  })
+
   it('exits 2 with a timed-out message when --timeout passes without progress', async () => {
     const daemon = await startInProcess({ mcpServers: { x: fixture([]) } })
     await daemon.waitForStatus('x', 'ready')

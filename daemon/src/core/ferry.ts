@@ -37,6 +37,7 @@ import {
   type RegistryEntry,
 } from '../tools/registry.js'
 import { plainQualifiedName } from '../tools/qualified-names.js'
+import { didYouMean, suggestTools } from '../tools/tool-suggestions.js'
 import type { Discovered } from '../mcp/discovery.js'
 import type { TransportFactory } from '../mcp/transports.js'
 import type { ProbeCaps } from '../mcp/connect-plan.js'
@@ -297,9 +298,10 @@ export class Ferry {
           throw connection.notReadyError()
         }
       }
+      const meant = suggestTools(qualifiedName, this.registry().filter(isModelVisible))
       throw new FerryError(
         ErrorCode.ToolNotFound,
-        `no tool named "${qualifiedName}"; run \`ferry tools\` to see the qualified names`,
+        `no tool named "${qualifiedName}"${didYouMean(meant)}; run \`ferry tools\` to see the qualified names`,
       )
     }
     if (!isModelVisible(entry)) {
