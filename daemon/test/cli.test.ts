@@ -305,6 +305,20 @@ describe('ferry call', () => {
     expect(oneLine(far.stderr)).not.toContain('did you mean')
   })
 
+  it('says when no browser could be started for `ferry open` and prints the address, and says it opened one only when it did', async () => {
+    const daemon = await startInProcess({ mcpServers: {} })
+    const address = `${daemon.info.url}#token=${daemon.info.token}`
+    // `false` exits with an error, as xdg-open does with no browser; `true` hands the page on. A
+    // PATH with nothing in it keeps this machine's own xdg-open out of it.
+    const nowhere = await tempDir('ferry-no-browser-')
+    const none = await daemon.cli(['open'], { env: { BROWSER: '/bin/false', PATH: nowhere } })
+    expect(none.code).toBe(0)
+    expect(none.stdout.trim()).toBe(address)
+    expect(none.stderr).toContain('No browser could be started here')
+    const opened = await daemon.cli(['open'], { env: { BROWSER: '/bin/true', PATH: nowhere } })
+    expect(opened.stdout.trim()).toBe('Opened the WebShell in your browser.')
+  })
+
   it('exits 2 with a timed-out message when --timeout passes without progress', async () => {
     const daemon = await startInProcess({ mcpServers: { x: fixture([]) } })
     await daemon.waitForStatus('x', 'ready')

@@ -1,7 +1,8 @@
 // Opens a page in the person's browser, the way `ferry open` and `ferry login` do: the `BROWSER`
 // environment variable first (programs separated by ":", each run with the URL as its one
 // argument, as xdg-utils reads it), then `open` on macOS or `xdg-open` on Linux; detached, so the
-// browser outlives the command.
+// browser outlives the command. A program that exits with an error (`xdg-open` finding no browser)
+// opened nothing, and the next one is tried.
 
 import { spawn } from 'node:child_process'
 
@@ -12,14 +13,27 @@ function browserCommands(env: Record<string, string | undefined>): string[] {
   return chosen
 }
 
-function start(command: string, url: string): Promise<boolean> {
+/** A program still running after this long is the browser itself (a `BROWSER` such as firefox). */
+const STILL_RUNNING_MS = 3_000
+
+function start(
+  command: string,
+  url: string,
+  env: Record<string, string | undefined>,
+): Promise<boolean> {
   return new Promise((resolve) => {
-    const child = spawn(command, [url], { stdio: 'ignore', detached: true })
-    child.once('error', () => resolve(false))
-    child.once('spawn', () => {
+    // The command line's own environment: its PATH finds the program, its DISPLAY the screen.
+    const child = spawn(command, [url], { stdio: 'ignore', detached: true, env })
+    const done = (opened: boolean) => {
+      clearTimeout(running)
+      child.removeAllListeners()
       child.unref()
-      resolve(true)
-    })
+      resolve(opened)
+    }
+    const running = setTimeout(() => done(true), STILL_RUNNING_MS)
+    child.once('error', () => done(false))
+    // An opener such as xdg-open hands the page to the browser and exits: 0 when it did.
+    child.once('exit', (code) => done(code === 0))
   })
 }
 
@@ -29,7 +43,7 @@ export async function launchBrowser(
   env: Record<string, string | undefined>,
 ): Promise<boolean> {
   for (const command of browserCommands(env)) {
-    if (await start(command, url)) return true
+    if (await start(command, url, env)) return true
   }
   return false
 }

@@ -32,10 +32,17 @@ export async function openWebShell(
   const query = session === undefined ? '' : `?${new URLSearchParams({ session }).toString()}`
   const fragment = new URLSearchParams({ token: client.info.token })
   const url = `${client.info.url}${query}#${fragment.toString()}`
-  if (!print && (await launchBrowser(url, ctx.io.env))) {
+  if (print) {
+    ctx.out(url)
+    return 0
+  }
+  if (await launchBrowser(url, ctx.io.env)) {
     ctx.out(`Opened the WebShell in your browser.`)
     return 0
   }
+  ctx.err(
+    'No browser could be started here (set BROWSER to a browser program to choose one); open this address yourself:',
+  )
   ctx.out(url)
   return 0
 }
