@@ -24,7 +24,7 @@ import { errorMessage } from '../errors.js'
 import type { Log } from '../log.js'
 import { isCallEnd } from '../protocol/index.js'
 import type { SessionHandle, SessionsApi } from '../service/ferry-service.js'
-import { TASKS_EXTENSION, type TaskSupport } from '../tools/task-support.js'
+import { declaresTasksExtension, TASKS_EXTENSION, type TaskSupport } from '../tools/task-support.js'
 import { requestCapabilities, type ClientView } from './client-view.js'
 import { deniedResult, gatewayClientRef, WAITING_MESSAGE, type CallWatch } from './gateway-call.js'
 import { TranscriptTaskStore, type TaskSnapshot, type TaskStore } from './task-store.js'
@@ -55,12 +55,7 @@ export interface GatewayTasksDeps {
 
 /** Whether the request's client declared the extension. */
 function declaresTasks(server: Server, ctx: ServerContext): boolean {
-  const extensions: unknown = requestCapabilities(server, ctx)?.extensions
-  return (
-    typeof extensions === 'object' &&
-    extensions !== null &&
-    (extensions as Record<string, unknown>)[TASKS_EXTENSION] !== undefined
-  )
+  return declaresTasksExtension(requestCapabilities(server, ctx))
 }
 
 export class GatewayTasks {

@@ -4,15 +4,20 @@
 // 2026-07-28 list carries no `execution`. What the registry shows, the connection uses to choose
 // how to call a tool, and the gateway uses to decide whether a call may become a task.
 
-import type { ServerCapabilities, Tool } from '@modelcontextprotocol/client'
+import type { ClientCapabilities, ServerCapabilities, Tool } from '@modelcontextprotocol/client'
 
 export type TaskSupport = 'optional' | 'required'
 
 /** The Tasks extension's id under `capabilities.extensions`. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks'
 
-/** Whether a server's capabilities declare the Tasks extension: its tools may run as tasks. */
-export function declaresTasksExtension(capabilities: ServerCapabilities | undefined): boolean {
+/**
+ * Whether capabilities declare the Tasks extension: a server's (its tools may run as tasks) or a
+ * client's (it follows tasks).
+ */
+export function declaresTasksExtension(
+  capabilities: ServerCapabilities | ClientCapabilities | undefined,
+): boolean {
   const extensions = (capabilities as { extensions?: Record<string, unknown> } | undefined)
     ?.extensions
   return typeof extensions === 'object' && extensions !== null && TASKS_EXTENSION in extensions
