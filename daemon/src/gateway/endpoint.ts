@@ -120,6 +120,8 @@ export class Gateway {
       parsedBody = read.message
     }
     const served = await this.serve(request, grant, parsedBody, (release) => {
+      // A client gone before this was asked is gone all the same.
+      if (request.signal.aborted) return release()
       request.signal.addEventListener('abort', release, { once: true })
       connection?.onClose(release)
     })
