@@ -91,6 +91,12 @@ describe('Tasks on the gateway', () => {
   let token: string
   let stream: TestStream
   const seen = new Set<string>()
+  /** A 2026-07-28 `tools/call` of this file's client, declaring the Tasks extension by default. */
+  const callTool = (
+    name: string,
+    args: Record<string, unknown>,
+    capabilities: Record<string, unknown> = WITH_TASKS,
+  ) => modern(daemon, token, 'tools/call', { name, arguments: args }, capabilities)
 
   beforeAll(async () => {
     daemon = await startInProcess(settings(1_500))
@@ -110,13 +116,7 @@ describe('Tasks on the gateway', () => {
   })
 
   it('answers a confirmation-gated call with a stored task, which tasks/get follows to the result once the person allows it', async () => {
-    const call = await modern(
-      daemon,
-      token,
-      'tools/call',
-      { name: 'mcp_fx_slow', arguments: { steps: 1, delayMs: 0 } },
-      WITH_TASKS,
-    )
+    const call = await callTool('mcp_fx_slow', { steps: 1, delayMs: 0 })
     const task = CreateTaskResultV2Schema.parse(call.body.result)
     expect(task).toMatchObject({ resultType: 'task', status: 'working', ttlMs: null })
     expect(task.taskId).toMatch(/^[0-9a-f-]{36}$/)
@@ -207,13 +207,7 @@ describe('Tasks on the gateway', () => {
   })
 
   it('gives the denial of a task as its completed error result, naming who denied it', async () => {
-    const call = await modern(
-      daemon,
-      token,
-      'tools/call',
-      { name: 'mcp_fx_slow', arguments: { steps: 1, delayMs: 0 } },
-      WITH_TASKS,
-    )
+    const call = await callTool('mcp_fx_slow', { steps: 1, delayMs: 0 })
     const taskId = call.body.result?.taskId as string
     const asked = await nextQuestion(stream, seen)
     expect((await answer(stream, asked.callId, 'deny')).ok).toBe(true)
@@ -233,13 +227,7 @@ describe('Tasks on the gateway', () => {
   })
 
   it('lets tasks/cancel withdraw the confirmation: the call ends cancelled by the client and a later answer finds nothing to answer', async () => {
-    const call = await modern(
-      daemon,
-      token,
-      'tools/call',
-      { name: 'mcp_fx_slow', arguments: { steps: 1, delayMs: 0 } },
-      WITH_TASKS,
-    )
+    const call = await callTool('mcp_fx_slow', { steps: 1, delayMs: 0 })
     const taskId = call.body.result?.taskId as string
     const asked = await nextQuestion(stream, seen)
     const cancel = await modern(daemon, token, 'tasks/cancel', { taskId }, WITH_TASKS)
@@ -283,13 +271,7 @@ describe('Tasks on the gateway', () => {
 
   it("keeps a task hidden from another client's token: tasks/get, tasks/update and tasks/cancel find no such task", async () => {
     const other = await gatewayToken(daemon, 'other-agent')
-    const call = await modern(
-      daemon,
-      token,
-      'tools/call',
-      { name: 'mcp_fx_slow', arguments: { steps: 1, delayMs: 0 } },
-      WITH_TASKS,
-    )
+    const call = await callTool('mcp_fx_slow', { steps: 1, delayMs: 0 })
     const taskId = call.body.result?.taskId as string
     const asked = await nextQuestion(stream, seen)
     for (const method of ['tasks/get', 'tasks/cancel', 'tasks/update']) {
@@ -304,13 +286,7 @@ describe('Tasks on the gateway', () => {
   })
 
   it('acknowledges tasks/update with input responses', async () => {
-    const call = await modern(
-      daemon,
-      token,
-      'tools/call',
-      { name: 'mcp_fx_slow', arguments: { steps: 1, delayMs: 0 } },
-      WITH_TASKS,
-    )
+    const call = await callTool('mcp_fx_slow', { steps: 1, delayMs: 0 })
     const taskId = call.body.result?.taskId as string
     const asked = await nextQuestion(stream, seen)
     const update = await modern(
@@ -328,13 +304,7 @@ describe('Tasks on the gateway', () => {
     // The client takes questions (form elicitation) as well as tasks.
     const asks = { ...WITH_TASKS, elicitation: {} }
     // ask_user works 2.5 s before its first question: past gateway.taskAfterMs (1.5 s here).
-    const call = await modern(
-      daemon,
-      token,
-      'tools/call',
-      { name: 'mcp_tr_ask_user', arguments: { rounds: 2, delayMs: 2_500 } },
-      asks,
-    )
+    const call = await callTool('mcp_tr_ask_user', { rounds: 2, delayMs: 2_500 }, asks)
     const { taskId } = CreateTaskResultV2Schema.parse(call.body.result)
     const get = () => modern(daemon, token, 'tasks/get', { taskId }, asks)
     const update = (inputResponses: Record<string, unknown>) =>
@@ -382,24 +352,12 @@ describe('Tasks on the gateway', () => {
   })
 
   it('gives a task for a call that runs longer than gateway.taskAfterMs, and the plain result for one that ends sooner', async () => {
-    const quick = await modern(
-      daemon,
-      token,
-      'tools/call',
-      { name: 'mcp_tr_echo', arguments: { text: 'at once' } },
-      WITH_TASKS,
-    )
+    const quick = await callTool('mcp_tr_echo', { text: 'at once' })
     expect(quick.body.result).toMatchObject({
       resultType: 'complete',
       content: [{ type: 'text', text: 'at once' }],
     })
-    const long = await modern(
-      daemon,
-      token,
-      'tools/call',
-      { name: 'mcp_tr_slow', arguments: { steps: 30, delayMs: 100 } },
-      WITH_TASKS,
-    )
+    const long = await callTool('mcp_tr_slow', { steps: 30, delayMs: 100 })
     const task = CreateTaskResultV2Schema.parse(long.body.result)
     expect(task.statusMessage).toBeUndefined()
     const get = () => modern(daemon, token, 'tasks/get', { taskId: task.taskId }, WITH_TASKS)
