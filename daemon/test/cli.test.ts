@@ -3,6 +3,7 @@
 
 import { existsSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
+import { createServer, type AddressInfo, type Socket } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { RuntimeInfo } from '../src/daemon/runtime-file.js'
@@ -282,6 +283,9 @@ describe('ferry call', () => {
       [['call', 'mcp_x_echo', '["hi"]'], /must be a JSON object/],
       [['call', 'mcp_x_echo', '"hi"'], /must be a JSON object/],
       [['call', 'mcp_x_echo', 'null'], /must be a JSON object/],
+      // Checked against the tool's input schema before anything reaches the server.
+      [['call', 'mcp_x_echo'], /must have required property 'text'; see its inputSchema/],
+      [['call', 'mcp_x_echo', '{"text":3}'], /arguments\/text must be string/],
     ]
     for (const [args, message] of cases) {
       const result = await daemon.cli(args)
@@ -303,6 +307,28 @@ describe('ferry call', () => {
     expect(oneLine(bare.stderr)).toContain('(did you mean mcp_a_echo or mcp_b_echo?)')
     const far = await daemon.cli(['call', 'mcp_a_nothing_like_it'])
     expect(oneLine(far.stderr)).not.toContain('did you mean')
+  })
+
+  it('says a server is still connecting, not that its tool does not exist, for a call made before it listed tools', async () => {
+    // Accepts connections and never answers: the server stays `connecting`.
+    const sockets: Socket[] = []
+    const silent = createServer((socket) => void sockets.push(socket))
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const { port } = silent.address() as AddressInfo
+    try {
+      const daemon = await startInProcess({
+        mcpServers: { slow: { url: `http://127.0.0.1:${port}/mcp` } },
+      })
+      await daemon.waitForStatus('slow', 'connecting')
+      const early = await daemon.cli(['call', 'mcp_slow_echo', '{"text":"x"}'])
+      expect(early.code).toBe(2)
+      expect(oneLine(early.stderr)).toBe(
+        'ferry: server "slow" is still connecting and has listed no tools yet; call again once `ferry servers` shows it ready',
+      )
+    } finally {
+      silent.close()
+      for (const socket of sockets) socket.destroy()
+    }
   })
 
   it('says when no browser could be started for `ferry open` and prints the address, and says it opened one only when it did', async () => {

@@ -291,11 +291,17 @@ export class Ferry {
     if (entry === undefined) {
       // A tool of a server that is down: say why it cannot be called, not that it does not exist.
       this.throwIfServerDown(qualifiedName, (offered) => offered.tools)
-      // A server that never connected has listed nothing yet; one waiting for a sign-in says so.
+      // A server that never connected has listed nothing yet: one waiting for a sign-in, or still
+      // connecting (a call made right after `ferry start`), says so.
       for (const connection of this.pool.all()) {
         const prefix = plainQualifiedName({ server: connection.name, tool: '' })
-        if (connection.status === 'needs_login' && qualifiedName.startsWith(prefix)) {
-          throw connection.notReadyError()
+        if (!qualifiedName.startsWith(prefix)) continue
+        if (connection.status === 'needs_login') throw connection.notReadyError()
+        if (connection.status === 'connecting') {
+          throw new FerryError(
+            ErrorCode.ServerNotReady,
+            `server "${connection.name}" is still connecting and has listed no tools yet; call again once \`ferry servers\` shows it ready`,
+          )
         }
       }
       const meant = suggestTools(qualifiedName, this.registry().filter(isModelVisible))
