@@ -306,4 +306,34 @@ describe('ferry logs', () => {
     const seqs = parsed.map((line) => line.seq)
     expect([...seqs].sort((a, b) => a - b)).toEqual(seqs)
   })
+
+  it('--level asks the server to log at that level, as the WebShell does, and prints no MCP message below it', async () => {
+    const daemon = await startInProcess({
+      mcpServers: { logs: fixture(['--log-tool', '--era', 'legacy', '--stderr', 'from stderr']) },
+    })
+    await daemon.waitForStatus('logs', 'ready')
+    await logsOfCall(
+      daemon,
+      (await call(daemon, 'mcp_logs_emit_logs', { count: 1, level: 'info' })).id,
+    )
+    await logsOfCall(
+      daemon,
+      (await call(daemon, 'mcp_logs_emit_logs', { count: 1, level: 'error' })).id,
+    )
+
+    const warning = await daemon.cli(['logs', 'logs', '--level', 'warning'])
+    expect(warning.code).toBe(0)
+    expect(warning.stderr).toBe(
+      'logs logs at warning and above (sent to the server with logging/setLevel)\n',
+    )
+    expect(warning.stdout).toMatch(/ stderr {4}from stderr\n/)
+    expect(warning.stdout).toMatch(/ error {5}message 1 of 1\n/)
+    expect(warning.stdout).not.toContain(' info ')
+    const level = (await (await daemon.api('/servers/logs/log-level')).json()) as LogLevelResponse
+    expect(level).toMatchObject({ level: 'warning', source: 'runtime' })
+
+    const wrong = await daemon.cli(['logs', 'logs', '--level', 'loud'])
+    expect(wrong.code).toBe(2)
+    expect(wrong.stderr).toContain('expected one of "debug", "info"')
+  })
 })

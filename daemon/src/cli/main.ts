@@ -319,15 +319,21 @@ export function buildProgram(
     ['logs', "print a server's stderr and MCP log messages, in the order they came"],
     ['trace', "print a server's protocol trace: its last 1,000 JSON-RPC messages each way"],
   ] as const) {
-    program
+    const command = program
       .command(name)
       .description(description)
       .argument('<server>', 'server name')
       .option('-f, --follow', 'keep printing new ones as they come (Ctrl-C ends)')
       .option('--json', 'print each as one JSON line')
-      .action((server: string, options: import('./observe-commands.js').ObserveOptions) =>
-        run(async (c) => (await observeCommands())[name](c, server, options)),
+    if (name === 'logs') {
+      command.option(
+        '--level <level>',
+        'ask the server to log at this level (debug, info, notice, warning, error, critical, alert, emergency) and print no MCP log message below it',
       )
+    }
+    command.action((server: string, options: import('./observe-commands.js').ObserveOptions) =>
+      run(async (c) => (await observeCommands())[name](c, server, options)),
+    )
   }
   const service = program.command('service').description('run Ferry as a login service')
   service

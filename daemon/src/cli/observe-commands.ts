@@ -1,7 +1,15 @@
 // ferry logs | trace: a server's stderr and MCP log messages, and its protocol trace, printed
 // once from the REST API or followed live through the stream.
 
-import type { LogsResponse, ServerLogLine, TraceEntry, TraceResponse } from '../protocol/index.js'
+import type {
+  LogLevel,
+  LogLevelResponse,
+  LogsResponse,
+  ServerLogLine,
+  TraceEntry,
+  TraceResponse,
+} from '../protocol/index.js'
+import { LOG_LEVELS } from '../protocol/index.js'
 import type { CliContext } from './context.js'
 import { connectDaemon } from './daemon-client.js'
 import { followServer } from './server-follow.js'
@@ -10,6 +18,15 @@ import { jsonText } from './terminal-text.js'
 export interface ObserveOptions {
   follow?: boolean
   json?: boolean
+  /** `ferry logs`: the level the server is asked to log at; MCP log messages below it are not printed. */
+  level?: string
+}
+
+/** How a level reaches the server, in words (as the WebShell's Logs pane says it). */
+const DELIVERY: Record<LogLevelResponse['delivery'], string> = {
+  setLevel: 'sent to the server with logging/setLevel',
+  'request-meta': "sent with each of Ferry's requests to the server",
+  filter: 'the server has no levels: Ferry drops what is below',
 }
 
 /** Local wall-clock time with milliseconds, as `tail`-like tools show it. */
@@ -45,8 +62,21 @@ export async function logs(
   server: string,
   options: ObserveOptions,
 ): Promise<number> {
-  const print = (line: ServerLogLine) =>
+  let shown: readonly LogLevel[] = LOG_LEVELS
+  if (options.level !== undefined) {
+    // The same change as the WebShell's level: kept until a reload changes the settings' logLevel.
+    const set = await (
+      await connectDaemon(ctx.stateDir)
+    ).send<LogLevelResponse>('PUT', `/servers/${encodeURIComponent(server)}/log-level`, {
+      level: options.level,
+    })
+    shown = LOG_LEVELS.slice(LOG_LEVELS.indexOf(set.level))
+    ctx.err(`${set.server} logs at ${set.level} and above (${DELIVERY[set.delivery]})`)
+  }
+  const print = (line: ServerLogLine) => {
+    if (line.source === 'mcp' && !shown.includes(line.level)) return
     ctx.out(options.json === true ? jsonText(line) : formatLogLine(line))
+  }
   if (options.follow === true) {
     return followServer(ctx.stateDir, server, { feed: 'logs', onEntry: print }, (status) =>
       ctx.err(`ferry: ${status}`),
