@@ -6,7 +6,7 @@ import { startInProcess } from './in-process.js'
 afterEach(cleanup)
 
 describe('the bundled demo server', () => {
-  it('runs when no settings exist, negotiates the modern protocol, and its tools work', async () => {
+  it('runs when no settings exist, negotiates the modern protocol, and its tools and prompt work', async () => {
     const daemon = await startInProcess(null)
     expect(await daemon.waitForStatus('demo', 'ready')).toMatchObject({
       era: 'modern',
@@ -26,5 +26,10 @@ describe('the bundled demo server', () => {
     expect((await daemon.cli(['call', 'mcp_demo_add', '{"a":2,"b":3}'])).stdout).toBe('5\n')
     const countdown = await daemon.cli(['call', 'mcp_demo_countdown', '{"from":2,"intervalMs":10}'])
     expect(countdown.stdout).toBe('Lift-off!\n')
+    // The prompt `ferry prompt --help` names as its example.
+    expect((await daemon.cli(['prompt', '--help'])).stdout).toContain('e.g. mcp_demo_greeting')
+    expect((await daemon.cli(['prompts'])).stdout).toContain('mcp_demo_greeting')
+    const prompt = await daemon.cli(['prompt', 'mcp_demo_greeting', '{"name":"Ada"}'])
+    expect(prompt.stdout).toContain('Write a short, friendly greeting for Ada.')
   })
 })

@@ -1,5 +1,5 @@
 // The bundled demo MCP server Ferry runs when no settings exist, so a new user sees working
-// tools at once, an MCP App among them. It speaks both protocol eras over stdio.
+// tools at once, an MCP App among them, and a prompt. It speaks both protocol eras over stdio.
 
 import { McpServer } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
@@ -87,6 +87,23 @@ function createDemoServer(): McpServer {
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
     async ({ title }) => ({ content: [{ type: 'text', text: `Saved note "${title}".` }] }),
+  )
+
+  server.registerPrompt(
+    'greeting',
+    {
+      title: 'Greeting',
+      description: 'Asks for a short, friendly greeting for someone.',
+      argsSchema: z.object({ name: z.string().describe('Who to greet') }),
+    },
+    ({ name }) => ({
+      messages: [
+        {
+          role: 'user',
+          content: { type: 'text', text: `Write a short, friendly greeting for ${name}.` },
+        },
+      ],
+    }),
   )
 
   registerRevenueDashboard(server)
