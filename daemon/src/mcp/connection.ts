@@ -41,7 +41,7 @@ import { featureCapabilities, rootsOf, sameRoots, undeclaredTo } from './feature
 import { listSide, listTools, type CacheMode, type Discovered, type SideList } from './discovery.js'
 import { describeHttpFailure, remoteFaultOf, type HttpFailure } from './http-failures.js'
 import { RemoteRecovery } from './remote-recovery.js'
-import type { PriorStore } from './prior-store.js'
+import { rediscover, sameDiscover, type PriorStore } from './prior-store.js'
 import type { ServerObserver } from './server-observer.js'
 import { ServerProcess, spawnFailureOf, type SpawnFailure } from './server-process.js'
 import type { ServerReaper } from './server-reaper.js'
@@ -628,6 +628,12 @@ export class Connection {
           timeout: plan.deadlineMs,
           ...(prior === undefined ? {} : { prior: { kind: 'modern', discover: prior } }),
         })
+        // The prior spared the probe's spawn, not a look at what the server is now: one that was
+        // updated behind the same settings (a prompt added, an extension declared) would otherwise
+        // keep its old capabilities, and lists it now offers would stay empty.
+        if (prior !== undefined && !sameDiscover(prior, await rediscover(client))) {
+          throw new Error('the server says other things of itself than it did when last connected')
+        }
         // Only the tools listing gates readiness; prompts and resources fill in after.
         const listed = await listTools(client, 'use')
         await this.watchToolList(client, generation)

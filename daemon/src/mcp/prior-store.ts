@@ -1,11 +1,13 @@
 // Remembered verdicts of auto-negotiated servers, one file per config fingerprint (which holds a
 // remote server's URL) in the state directory: a modern server's `server/discover` result, handed
 // back as the prior on the next connect, or, for a remote server that did not answer the probe, that
-// it speaks the 2025 protocol, for a day, so the next connect skips the probe's wait.
+// it speaks the 2025 protocol, for a day, so the next connect skips the probe's wait. A connect made
+// with a remembered result asks the server again over its own connection, and a server that says
+// other things of itself now is probed afresh.
 
 import { mkdir, readFile, rm, writeFile, rename } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { DiscoverResult } from '@modelcontextprotocol/client'
+import type { Client, DiscoverResult } from '@modelcontextprotocol/client'
 
 /** How long a remembered legacy verdict holds before the server is probed again. */
 export const LEGACY_VERDICT_MS = 24 * 60 * 60_000
@@ -15,6 +17,38 @@ interface Saved {
   discover?: DiscoverResult
   /** ISO time until which the server is taken to speak only the 2025 protocol. */
   legacyUntil?: string
+}
+
+/** What the server says of itself now, asked over a connection made with a remembered result. */
+export async function rediscover(client: Client): Promise<DiscoverResult> {
+  return (await client.request({ method: 'server/discover' })) as DiscoverResult
+}
+
+/**
+ * True when two `server/discover` results say the same of the server: its capabilities, versions,
+ * instructions and `serverInfo`, not how long to cache the answer.
+ */
+export function sameDiscover(remembered: DiscoverResult, now: DiscoverResult): boolean {
+  return stableJson(described(remembered)) === stableJson(described(now))
+}
+
+function described(result: DiscoverResult): unknown {
+  const record = result as Record<string, unknown>
+  const meta = record._meta as Record<string, unknown> | undefined
+  return {
+    capabilities: record.capabilities,
+    supportedVersions: record.supportedVersions,
+    instructions: record.instructions,
+    serverInfo: meta?.['io.modelcontextprotocol/serverInfo'] ?? record.serverInfo,
+  }
+}
+
+function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner !== null && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([x], [y]) => (x < y ? -1 : 1)))
+      : inner,
+  )
 }
 
 export class PriorStore {
