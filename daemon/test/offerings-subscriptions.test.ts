@@ -250,11 +250,11 @@ describe('resource subscriptions', () => {
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
     await waitFor(() => stderr.includes('Ctrl-C stops'), 10_000, 'ferry subscribe to start')
-    // The stream's own status lines ("attached to session …") may follow.
-    expect(stderr).toMatch(/^following note:\/\/two of modern in session \w+; Ctrl-C stops\n/)
     // The stream is attached once it has replayed the session: a touch now must show.
     await touch('modern', 'note://two')
     await waitFor(() => /updated note:\/\/two\n/.test(stdout), 10_000, 'the update line')
+    // One line on stderr, and no line of the stream's own, which came before the update.
+    expect(stderr).toMatch(/^following note:\/\/two of modern in session \w+; Ctrl-C stops\n$/)
     // A stream opened anew may deliver an update twice (see the listen test above).
     expect(stdout).toMatch(/^(\d{4}-\d\d-\d\dT[\d:.]+Z updated note:\/\/two\n)+$/)
     child.kill('SIGINT')

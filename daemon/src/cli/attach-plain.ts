@@ -90,6 +90,8 @@ export function attachPlain(
       onEvent: (event) =>
         ctx.out(options.json ? jsonText(eventForJson(event)) : describeEvent(event)),
       onStatus: (status) => ctx.err(`ferry: ${status}`),
+      onAttached: (session, headSeq) =>
+        ctx.err(`ferry: attached to session ${session} at seq ${headSeq}`),
       onFatal: (message) => {
         ctx.err(`ferry: ${message}`)
         detach(2)

@@ -22,6 +22,8 @@ export interface StreamClientOptions {
   readOnly: boolean
   onEvent: (event: TranscriptEvent, session: string) => void
   onStatus?: (status: string) => void
+  /** The stream is attached to `session` (again, after a reconnect), whose last event is `headSeq`. */
+  onAttached?: (session: string, headSeq: number) => void
   /** A refusal that retrying cannot fix, such as an unknown session. */
   onFatal?: (message: string) => void
   /** Every message from the daemon before it is handled (replies to commands, for instance). */
@@ -89,7 +91,7 @@ export class StreamClient {
     this.options.onMessage?.(message)
     if (message.type === 'subscribed') {
       this.sessionId = message.session
-      this.options.onStatus?.(`attached to session ${message.session} at seq ${message.headSeq}`)
+      this.options.onAttached?.(message.session, message.headSeq)
     } else if (message.type === 'snapshot') {
       this.options.onStatus?.(message.reason)
       // A terminal cannot take back what it printed: it adds what the snapshot has beyond it.
