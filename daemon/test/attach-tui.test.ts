@@ -36,9 +36,12 @@ describe('ferry attach (full screen)', () => {
       s.includes('Allow mcp_fx_slow on server "fx"?'),
     )
     expect(asked).toContain('arguments: {"steps":5,"delayMs":200}')
-    expect(asked).toMatch(/ o {2}allow once {4}t {2}always this tool {4}s {2}always this server/)
+    // The WebShell's keys and labels.
+    expect(asked).toMatch(
+      / a {2}Allow once {4}t {2}Always allow this tool {4}s {2}Always allow this server/,
+    )
 
-    await term.press('o')
+    await term.press('a')
     await term.waitForScreen('a progress bar', (s) => /[█░]{10,} [1-4]\/5 step [1-4]\/5/.test(s))
     const done = await term.waitForScreen('the result', (s) => /^ {2}done\s*$/m.test(s))
     expect(done).toMatch(
@@ -62,7 +65,7 @@ describe('ferry attach (full screen)', () => {
     await term.waitForScreen('the confirmation prompt', (s) =>
       /Allow mcp_fx_fail on server "fx"\? Asked by ferry call \(pid \d+\)\./.test(s),
     )
-    await term.press('o')
+    await term.press('a')
     expect(await other).toMatchObject({ code: 1, stdout: 'tool failed on purpose\n' })
     await term.waitForScreen('the failed call in red', (s) =>
       /^✗ mcp_fx_fail \{\} +ferry call \(pid \d+\)[^\n]*\n {2}✓ allowed once by ferry attach \(pid \d+\)\s*\n {2}tool failed on purpose/m.test(
@@ -118,7 +121,7 @@ describe('ferry call on a terminal', () => {
     await terminal.waitForScreen('the question', (screen) =>
       screen.includes('Allow mcp_fx_slow on "fx"?'),
     )
-    await terminal.type('o')
+    await terminal.type('a')
     await terminal.press('Enter')
     const screen = await terminal.waitForScreen('the result', (text) =>
       text.includes('ferry exited with 0'),

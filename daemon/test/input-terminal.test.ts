@@ -109,7 +109,7 @@ describe("ferry call's own prompt", () => {
     await choose(term, '[s]end, [e]dit a field, [d]ecline or [c]ancel?', 's')
 
     const done = await term.waitForScreen('the result', (s) => s.includes('ferry exited with 0'))
-    expect(done).toMatch(/question \S+: accept by ferry call \(pid \d+\)/)
+    expect(done).toMatch(/everything's [a-z ]+( "[^"\n]+")?: answered by ferry call \(pid \d+\)/)
     expect(done).toContain('✅ User provided the requested information!')
     expect(done).toContain('- Name: Ada Lovelace')
     expect(done).toContain('- Email: ada@example.com')
@@ -146,7 +146,9 @@ describe("ferry call's own prompt", () => {
     const second = await term.waitForScreen('the second question', (s) =>
       s.includes('"fx" asks: What is your name? (question 2)'),
     )
-    expect(second).toMatch(new RegExp(`question ${first.inputId}: accept by \\S`))
+    // Named as the person saw it asked, not by its id.
+    expect(second).toMatch(/fx's form "What is your name\? \(question 1\)": answered by \S/)
+    expect(second).not.toContain(first.inputId)
     await choose(term, '[a]nswer, [d]ecline or [c]ancel?', 'a')
     await field(term, 'name', 'from the terminal')
     await choose(term, '[s]end, [e]dit a field, [d]ecline or [c]ancel?', 's')
@@ -205,7 +207,7 @@ describe("ferry call's own prompt", () => {
     await term.waitForScreen('the next reply line', (s) => / {2}> Four\.\n {2}>$/.test(s.trimEnd()))
     await term.press('Enter')
     const done = await term.waitForScreen('the result', (s) => s.includes('ferry exited with 0'))
-    expect(done).toMatch(/question \S+: accept by ferry call \(pid \d+\)/)
+    expect(done).toMatch(/everything's [a-z ]+( "[^"\n]+")?: answered by ferry call \(pid \d+\)/)
     expect(done).toContain('"text": "Four."')
     expect(done).toContain('"model": "human"')
   })
@@ -248,7 +250,7 @@ describe('ferry attach (full screen)', () => {
     expect(result.stdout).toContain('- Name: Grace Hopper')
     expect(result.stdout).toContain('- Favorite Integer: 7')
     const answered = await term.waitForScreen('the prompt to close', (s) =>
-      /question \S+: accept by ferry attach \(pid \d+\)/.test(s),
+      /everything's form "[^"]+": answered by ferry attach \(pid \d+\)/.test(s),
     )
     expect(answered).not.toContain('› String *')
 
@@ -264,7 +266,7 @@ describe('ferry attach (full screen)', () => {
     })
     expect((await second).stdout).toContain('⚠️ User cancelled the elicitation dialog.')
     const closed = await term.waitForScreen('the second prompt to close', (s) =>
-      new RegExp(`question ${input.inputId}: cancel by \\S`).test(s),
+      /everything's form "[^"]+": cancelled by \S/.test(s),
     )
     expect(closed).not.toContain('› String *')
   })
@@ -304,7 +306,7 @@ describe('ferry attach (full screen)', () => {
     await term.type('a')
     expect((await other).stdout).toContain('✅ User completed the URL elicitation flow.')
     await term.waitForScreen('the box to close', (s) =>
-      /question \S+: accept by ferry attach/.test(s),
+      /everything's [a-z ]+( "[^"\n]+")?: answered by ferry attach/.test(s),
     )
   })
 
@@ -325,7 +327,7 @@ describe('ferry attach (full screen)', () => {
     const result = await other
     expect(result.stdout).toContain('"text": "Teal."')
     await term.waitForScreen('the box to close', (s) =>
-      /question \S+: accept by ferry attach/.test(s),
+      /everything's [a-z ]+( "[^"\n]+")?: answered by ferry attach/.test(s),
     )
   })
 })

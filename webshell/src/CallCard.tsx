@@ -9,7 +9,7 @@ import { AppActivity } from './AppActivity.js'
 import { AppFrame } from './apps/AppFrame.js'
 import { LogLines } from './EventLine.js'
 import { InputLine } from './inputs/InputLine.js'
-import { OUTCOMES } from './questions/ConfirmationQuestion.js'
+import { answerSaid } from '../../daemon/src/protocol/confirmation-answers.js'
 import { ResultView } from './result/ResultView.js'
 import { useShell } from './store/shell-context.js'
 import { NOT_ANSWERING } from './store/shell-store.js'
@@ -35,10 +35,9 @@ function Confirmation({ row }: { row: CallRow }) {
   const confirmation = row.confirmation
   if (confirmation === null) return null
   if (confirmation.state === 'resolved') {
-    const said = OUTCOMES.find((choice) => choice.outcome === confirmation.outcome)?.said
     return (
       <p class="confirmation-resolved" data-testid="confirmation-answer">
-        {who(confirmation.by)} {said ?? confirmation.outcome}.
+        {who(confirmation.by)} {answerSaid(confirmation.outcome)}.
       </p>
     )
   }

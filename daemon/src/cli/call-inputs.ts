@@ -7,13 +7,15 @@ import type { CallStreamLine, InputAnswer, InputRequestedEvent } from '../protoc
 import type { CliIo } from './context.js'
 import type { DaemonClient } from './daemon-client.js'
 import { promptInput, type SendResult } from './input-prompt.js'
+import { questionEndText, questionName } from './input-view.js'
 import { terminalText } from './terminal-text.js'
 
 /** Refusals that mean the question is gone, not that the answer needs fixing. */
 const CLOSED_CODES = new Set(['conflict', 'not_found'])
 
 export class CallInputs {
-  private readonly open = new Map<string, AbortController>()
+  /** Each open question's way to stop its prompt, and its name. */
+  private readonly open = new Map<string, { controller: AbortController; name: string }>()
   private queue: Promise<void> = Promise.resolve()
 
   constructor(
@@ -30,12 +32,11 @@ export class CallInputs {
     }
     if ('inputResolved' in line) {
       const { inputId, action, by } = line.inputResolved
-      const controller = this.open.get(inputId)
+      const open = this.open.get(inputId)
       this.open.delete(inputId)
-      controller?.abort()
-      this.io.stderr.write(
-        `${terminalText(`question ${inputId}: ${action}${by === null ? '' : ` by ${by}`}`)}\n`,
-      )
+      open?.controller.abort()
+      const name = open?.name ?? 'a question asked earlier'
+      this.io.stderr.write(`${terminalText(questionEndText(name, action, by))}\n`)
       return true
     }
     return false
@@ -43,14 +44,14 @@ export class CallInputs {
 
   /** Closes what is still asked (the call ended) and waits until the terminal is free again. */
   async close(): Promise<void> {
-    for (const controller of this.open.values()) controller.abort()
+    for (const { controller } of this.open.values()) controller.abort()
     this.open.clear()
     await this.queue
   }
 
   private ask(input: InputRequestedEvent): void {
     const controller = new AbortController()
-    this.open.set(input.inputId, controller)
+    this.open.set(input.inputId, { controller, name: questionName(input) })
     const send = (answer: InputAnswer) => this.send(input.inputId, answer)
     this.queue = this.queue
       .then(() => promptInput(input, send, controller.signal, this.io))

@@ -3,27 +3,13 @@
 // yes-or-no questions.
 
 import { createInterface } from 'node:readline/promises'
+import { answerForKey } from '../protocol/confirmation-answers.js'
 import type { ConfirmationOutcome } from '../protocol/index.js'
 import type { CliIo } from './context.js'
 import { terminalText } from './terminal-text.js'
 
-const choices: Record<string, ConfirmationOutcome> = {
-  o: 'allow_once',
-  t: 'allow_tool',
-  s: 'allow_server',
-  d: 'deny',
-}
-
 export function canPrompt(io: CliIo): boolean {
   return io.stdin.isTTY === true && io.stderr.isTTY === true
-}
-
-/** How an answer reads once given: `allowed once`, `denied`, … */
-export const OUTCOME_SAID: Record<ConfirmationOutcome, string> = {
-  allow_once: 'allowed once',
-  allow_tool: 'always allowed this tool',
-  allow_server: 'always allowed this server',
-  deny: 'denied',
 }
 
 /** The person's answer, or undefined when `signal` ended the prompt first (answered elsewhere). */
@@ -35,13 +21,13 @@ export async function promptConfirmation(
 ): Promise<ConfirmationOutcome | undefined> {
   const rl = createInterface({ input: io.stdin, output: io.stderr })
   const question = terminalText(
-    `Allow ${tool} on "${server}"? [o]nce, always this [t]ool, always this [s]erver, [d]eny: `,
+    `Allow ${tool} on "${server}"? [a]llow once, always this [t]ool, always this [s]erver, [d]eny: `,
   )
   try {
     for (;;) {
       const answer = (await rl.question(question, { signal })).trim().toLowerCase()
-      const outcome = choices[answer.slice(0, 1)]
-      if (outcome !== undefined) return outcome
+      const choice = answer === '' ? undefined : answerForKey(answer.slice(0, 1))
+      if (choice !== undefined) return choice.outcome
     }
   } catch (error) {
     if (signal.aborted) return undefined

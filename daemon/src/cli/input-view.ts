@@ -2,7 +2,7 @@
 // sampling request (messages, system prompt, model preferences, token limit) and of a URL
 // request. Pure; the lines still go through terminalText (or the TUI's Text) when printed.
 
-import type { InputRequestedEvent, SamplingRequest } from '../protocol/index.js'
+import type { InputAction, InputRequestedEvent, SamplingRequest } from '../protocol/index.js'
 
 function blockText(block: unknown): string {
   if (typeof block !== 'object' || block === null) return String(block)
@@ -65,4 +65,38 @@ export function urlOrigin(input: Pick<InputRequestedEvent, 'url' | 'urlOrigin'>)
   } catch {
     return 'not a valid URL'
   }
+}
+
+const KIND_NAMES: Record<InputRequestedEvent['kind'], string> = {
+  form: 'form',
+  url: 'page to visit',
+  sampling: 'sampling request',
+}
+
+/**
+ * A question as a person knows it: whose it is, what kind and, for a form or a page, its first
+ * words (a sampling request's message is Ferry's own summary, and says nothing more).
+ */
+export function questionName(
+  input: Pick<InputRequestedEvent, 'server' | 'kind' | 'message'>,
+): string {
+  const words = input.kind === 'sampling' ? '' : (input.message.split('\n', 1)[0] ?? '')
+  const shown = words.length > 48 ? `${words.slice(0, 47)}…` : words
+  return `${input.server}'s ${KIND_NAMES[input.kind]}${shown === '' ? '' : ` "${shown}"`}`
+}
+
+const ACTIONS_SAID: Record<InputAction, string> = {
+  accept: 'answered',
+  decline: 'declined',
+  cancel: 'cancelled',
+}
+
+/** How a question ended, e.g. `fx's form "Your name?": answered by WebShell tab 3f2a`. */
+export function questionEndText(
+  name: string,
+  action: InputAction,
+  by: string | null,
+  reason?: string,
+): string {
+  return `${name}: ${ACTIONS_SAID[action]}${by === null ? '' : ` by ${by}`}${reason === undefined ? '' : ` (${reason})`}`
 }

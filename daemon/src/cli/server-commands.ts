@@ -13,7 +13,8 @@ import type {
 import { callArgsText, readAll } from './call-args.js'
 import { CallInputs } from './call-inputs.js'
 import type { CliContext } from './context.js'
-import { canPrompt, OUTCOME_SAID, promptConfirmation } from './confirm-prompt.js'
+import { answerSaid } from '../protocol/confirmation-answers.js'
+import { canPrompt, promptConfirmation } from './confirm-prompt.js'
 import { connectDaemon, JsonText } from './daemon-client.js'
 import { formatMissingTools, formatResult, formatServers, formatTools } from './format.js'
 import { formatWaiting } from './format-approval.js'
@@ -102,7 +103,7 @@ export async function call(
       } else if ('confirmed' in line && interactive) {
         asking?.controller.abort()
         const { outcome, by } = line.confirmed
-        const said = OUTCOME_SAID[outcome as ConfirmationOutcome] ?? outcome
+        const said = answerSaid(outcome as ConfirmationOutcome)
         ctx.err(terminalText(`${tool}: ${said} by ${by}`))
       }
     })

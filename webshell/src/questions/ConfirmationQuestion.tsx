@@ -3,33 +3,15 @@
 // neither keys nor buttons answer until the question is armed.
 
 import { useState } from 'preact/hooks'
+import {
+  answerForKey,
+  CONFIRMATION_ANSWERS,
+} from '../../../daemon/src/protocol/confirmation-answers.js'
 import type { ConfirmationOutcome } from '../../../daemon/src/protocol/index.js'
 import { callerLabel } from '../app-rows.js'
 import { useShell } from '../store/shell-context.js'
 import { AnswerButton } from './AnswerButton.js'
 import type { QuestionViewProps } from './question-props.js'
-
-export const OUTCOMES: {
-  outcome: ConfirmationOutcome
-  label: string
-  said: string
-  key: string
-}[] = [
-  { outcome: 'allow_once', label: 'Allow once', said: 'allowed once', key: 'a' },
-  {
-    outcome: 'allow_tool',
-    label: 'Always allow this tool',
-    said: 'always allowed this tool',
-    key: 't',
-  },
-  {
-    outcome: 'allow_server',
-    label: 'Always allow this server',
-    said: 'always allowed this server',
-    key: 's',
-  },
-  { outcome: 'deny', label: 'Deny', said: 'denied', key: 'd' },
-]
 
 export function ConfirmationQuestion({ question, armed }: QuestionViewProps) {
   const { store, controller } = useShell()
@@ -53,7 +35,7 @@ export function ConfirmationQuestion({ question, armed }: QuestionViewProps) {
   }
   const onKey = (event: KeyboardEvent) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return
-    const choice = OUTCOMES.find((candidate) => candidate.key === event.key.toLowerCase())
+    const choice = answerForKey(event.key)
     if (choice === undefined) return
     // Asleep, the key is swallowed rather than answering or typing anywhere.
     event.preventDefault()
@@ -78,7 +60,7 @@ export function ConfirmationQuestion({ question, armed }: QuestionViewProps) {
         {JSON.stringify(row.arguments, null, 2)}
       </pre>
       <div class="choices">
-        {OUTCOMES.map((choice) => (
+        {CONFIRMATION_ANSWERS.map((choice) => (
           <AnswerButton
             key={choice.outcome}
             armed={armed}

@@ -5,7 +5,7 @@
 import { Box, useInput } from 'ink'
 import { useAttach } from './attach-context.js'
 import type { CallEntry } from './fold-events.js'
-import { OUTCOME_KEYS, outcomeForKey } from './outcome-keys.js'
+import { answerForKey, CONFIRMATION_ANSWERS } from '../../protocol/confirmation-answers.js'
 import { Text } from './Text.js'
 
 export function ConfirmationPrompt(props: { call: CallEntry; more: number; active: boolean }) {
@@ -14,8 +14,8 @@ export function ConfirmationPrompt(props: { call: CallEntry; more: number; activ
   useInput(
     (input, key) => {
       if (key.ctrl || key.meta) return
-      const outcome = outcomeForKey(input)
-      if (outcome !== undefined) controller.answer(call.callId, outcome)
+      const answer = answerForKey(input)
+      if (answer !== undefined) controller.answer(call.callId, answer.outcome)
     },
     { isActive: props.active },
   )
@@ -40,7 +40,7 @@ export function ConfirmationPrompt(props: { call: CallEntry; more: number; activ
         arguments: {JSON.stringify(call.arguments)}
       </Text>
       <Text wrap="truncate-end">
-        {OUTCOME_KEYS.map((choice) => (
+        {CONFIRMATION_ANSWERS.map((choice) => (
           <Text key={choice.key}>
             <Text bold inverse>
               {` ${choice.key} `}

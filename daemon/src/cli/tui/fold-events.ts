@@ -8,6 +8,7 @@ import type {
 } from '../../protocol/index.js'
 import { appEventText } from '../app-event-text.js'
 import { formatResult } from '../format.js'
+import { questionEndText, questionName } from '../input-view.js'
 
 export type CallState =
   | 'requested'
@@ -45,6 +46,8 @@ export interface LineEntry {
   key: string
   tone: LineTone
   text: string
+  /** The question a server asked, on its line: named again when it ends. */
+  question?: { inputId: string; name: string }
 }
 
 /** Lines printed by a command of this terminal (`/tools`, `/help`…). */
@@ -175,6 +178,7 @@ export function foldEvent(feed: FeedEntry[], event: TranscriptEvent): FeedEntry[
         key: `event-${event.seq}`,
         tone: 'warning',
         text: `server ${event.server} asks (${event.kind}): ${event.message}`,
+        question: { inputId: event.inputId, name: questionName(event) },
       })
     case 'grant.revoked':
       return appendEntry(feed, {
@@ -188,7 +192,7 @@ export function foldEvent(feed: FeedEntry[], event: TranscriptEvent): FeedEntry[
         kind: 'line',
         key: `event-${event.seq}`,
         tone: 'dim',
-        text: `question ${event.inputId}: ${event.action}${by === null ? '' : ` by ${by}`}${event.reason === undefined ? '' : ` (${event.reason})`}`,
+        text: questionEndText(questionAsked(feed, event.inputId), event.action, by, event.reason),
       })
     case 'prompt.got':
       return appendEntry(feed, {
@@ -278,6 +282,14 @@ export function latestRunningCall(feed: FeedEntry[]): CallEntry | undefined {
     if (entry?.kind === 'call' && isRunning(entry)) return entry
   }
   return undefined
+}
+
+/** The name of a question on the feed; one asked before the feed's window, by the words left. */
+function questionAsked(feed: FeedEntry[], inputId: string): string {
+  for (const entry of feed) {
+    if (entry.kind === 'line' && entry.question?.inputId === inputId) return entry.question.name
+  }
+  return 'a question asked earlier'
 }
 
 export function hasCall(feed: FeedEntry[], callId: string): boolean {
