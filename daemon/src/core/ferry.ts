@@ -38,7 +38,7 @@ import {
 } from '../tools/registry.js'
 import { plainQualifiedName } from '../tools/qualified-names.js'
 import { didYouMean, suggestTools } from '../tools/tool-suggestions.js'
-import type { Discovered } from '../mcp/discovery.js'
+import type { Discovered, SideList } from '../mcp/discovery.js'
 import type { TransportFactory } from '../mcp/transports.js'
 import type { ProbeCaps } from '../mcp/connect-plan.js'
 
@@ -359,6 +359,16 @@ export class Ferry {
       )
     }
     return connection.callTool(entry.tool, args, options)
+  }
+
+  /** Lists `list` of `server` again on the wire; what it lists now (see Connection.relist). */
+  relist(server: string, list: 'tools' | SideList): Promise<Discovered[typeof list]> {
+    return this.connection(server).relist(list)
+  }
+
+  /** Pings `server`, within its timeout. */
+  ping(server: string): Promise<void> {
+    return this.connection(server).ping()
   }
 
   /** The settings of an enabled server, if there is one by that name. */

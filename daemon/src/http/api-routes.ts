@@ -20,6 +20,7 @@ import { grantRoutes } from './grant-routes.js'
 import { jsonBody, parseBody } from './guards.js'
 import { observeRoutes } from './observe-routes.js'
 import { offeringRoutes } from './offering-routes.js'
+import { replayRoutes } from './replay-routes.js'
 import { inputRoutes } from './input-routes.js'
 import { sessionRoutes } from './session-routes.js'
 
@@ -90,6 +91,7 @@ export function apiRoutes(deps: ApiDeps): Hono {
   api.route('/', grantRoutes(deps.sessions))
   api.route('/', gatewayRoutes(deps.gatewayTokens))
   api.route('/', observeRoutes(catalog))
+  api.route('/', replayRoutes(deps.sessions))
   api.route('/', signInRoutes(catalog.signIn))
   api.route('/', appRoutes(deps.sessions))
 

@@ -22,7 +22,7 @@ import { requestClient } from './call-routes.js'
 import { jsonBody, parseBody } from './guards.js'
 
 /** A signal that aborts when the client goes away before its answer is written. */
-function clientGone(c: Context): { signal: AbortSignal; done: () => void } {
+export function clientGone(c: Context): { signal: AbortSignal; done: () => void } {
   const controller = new AbortController()
   const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing
   const onGone = () => {

@@ -242,6 +242,29 @@ export class Connection {
     if (this.client !== undefined) this.checkApps(this.client)
   }
 
+  /**
+   * Lists `list` again on the wire (past any cache), every page, and keeps what the server lists
+   * now; the listing as it came.
+   */
+  async relist(list: 'tools' | SideList): Promise<Discovered[typeof list]> {
+    if (list === 'tools') {
+      await this.refreshTools('refresh')
+      return this.discovered.tools
+    }
+    const items = await this.recovery.run((client) =>
+      listSide(client, list, 'refresh', this.config.discoveryTimeoutMs),
+    )
+    this.discovered = { ...this.discovered, [list]: items }
+    this.deps.onChange()
+    if (list === 'resources' && this.client !== undefined) this.checkApps(this.client)
+    return items
+  }
+
+  /** Sends `ping`, within the server's timeout. */
+  async ping(): Promise<void> {
+    await this.recovery.run((client) => client.ping({ timeout: this.config.timeout }))
+  }
+
   /** Reads through `client` directly: it may be listing before the connection is ready. */
   private checkApps(client: Client): void {
     this.appChecks.checkAll(namedApps(this.discovered.tools, this.config), (uri, options) =>

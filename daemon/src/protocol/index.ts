@@ -359,6 +359,19 @@ export {
 } from './workspace.js'
 export { serverStatusSchema, type ServerStatus } from './server-status.js'
 export {
+  replayParamsSchemas,
+  replayRequestSchema,
+  type ReplayParams,
+  type ReplayRequest,
+  type ReplayResponse,
+} from './replay.js'
+export {
+  REPLAYABLE_METHODS,
+  isReplayable,
+  replayRefusal,
+  type ReplayableMethod,
+} from './replay-methods.js'
+export {
   loginOutcomeSchema,
   loginResponseSchema,
   logoutResponseSchema,

@@ -70,6 +70,7 @@ export type SessionsApi = Pick<
   | 'getPrompt'
   | 'readResource'
   | 'complete'
+  | 'replay'
   | 'subscribeResource'
   | 'unsubscribeResource'
   | 'appContexts'

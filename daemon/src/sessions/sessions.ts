@@ -19,6 +19,7 @@ import { AppRequests } from './app-requests.js'
 import { appContexts } from './app-transcript.js'
 import { CallRunner } from './call-runner.js'
 import { OfferingRunner } from './offering-runner.js'
+import { Replays } from './replay.js'
 import { ResourceSubscriptions } from './resource-subscriptions.js'
 import { InputBroker } from './input-broker.js'
 import { PermissionBroker } from './permission-broker.js'
@@ -35,6 +36,7 @@ export class Sessions {
   private readonly calls: SessionCalls
   private readonly offerings: OfferingRunner
   private readonly subscriptions: ResourceSubscriptions
+  private readonly replays: Replays
   /** What live MCP Apps ask, within each App's budget. */
   private readonly apps: AppRequests
 
@@ -51,6 +53,7 @@ export class Sessions {
     this.offerings = new OfferingRunner(ferry, this.inputs, log)
     this.subscriptions = new ResourceSubscriptions(ferry, manager, log)
     this.apps = new AppRequests(ferry, this.calls, this.offerings, log)
+    this.replays = new Replays(ferry, this.calls, this.offerings, (id) => this.resolve(id))
     const toWorkspace = (body: TranscriptEventBody) => {
       for (const session of manager.all()) {
         if (session.meta.workspace !== workspace) continue
@@ -171,6 +174,14 @@ export class Sessions {
     ...args: Parameters<OfferingRunner['complete']>
   ): ReturnType<OfferingRunner['complete']> {
     return this.offerings.complete(...args)
+  }
+
+  /**
+   * Sends a request of `server`'s protocol trace again (see Replays): through the call path, or
+   * the get, read, completion, listing or ping any client's request of it takes.
+   */
+  replay(...args: Parameters<Replays['replay']>): ReturnType<Replays['replay']> {
+    return this.replays.replay(...args)
   }
 
   /** The session follows a resource; the seq of its record, or null if it already did. */
