@@ -1,46 +1,64 @@
-// The Protocol pane: one server's JSON-RPC traffic, newest first, each request with its answer and
-// latency on one line, expanding to the JSON of both. Messages are untrusted: shown as text only.
+// The Protocol pane: JSON-RPC traffic of the server picked (or of every server), newest first,
+// each request with its answer and latency on one line, expanding to the JSON of both; searched
+// and filtered, pinned, replayed and exported as JSON lines. Messages are untrusted: text only.
 
 import type { JSX } from 'preact'
 import { useEffect, useMemo } from 'preact/hooks'
 import type { TraceEntry } from '../../../daemon/src/protocol/index.js'
+import { replayRefusal } from '../../../daemon/src/protocol/replay-methods.js'
 import { toJson } from '../result/content.js'
 import { PlainText } from '../result/PlainText.js'
+import { useShell } from '../store/shell-context.js'
 import type { PaneProps } from './pane-props.js'
 import { usePaneClient } from './use-pane-client.js'
 import { createProtocolStore, type ProtocolStore } from './protocol-store.js'
+import { ReplayControls } from './ReplayControls.js'
+import { TraceToolbar } from './TraceToolbar.js'
+import { isFailed, shownRows, type ServerRow } from './trace-filter.js'
 import { latencyOf, type TraceRow } from './trace-rows.js'
 import './panes.css'
 
+/** Servers whose traffic can be followed: every one but those never started. */
+const UNSTARTED = new Set(['invalid', 'disabled', 'awaiting_approval'])
+
 export function ProtocolPane({ server }: PaneProps): JSX.Element | null {
   const client = usePaneClient()
+  const { store: shell } = useShell()
+  const names =
+    server !== null
+      ? server
+      : (shell.servers.value ?? [])
+          .filter((info) => !UNSTARTED.has(info.status))
+          .map((info) => info.name)
+          .join('\n')
   const store = useMemo(
-    () => (server === null ? null : createProtocolStore(client, server)),
-    [client, server],
+    () => createProtocolStore(client, names === '' ? [] : names.split('\n')),
+    [client, names],
   )
-  useEffect(() => () => store?.dispose(), [store])
-  return store === null ? null : <ProtocolView store={store} />
+  useEffect(() => () => store.dispose(), [store])
+  return <ProtocolView store={store} scope={server} />
 }
 
-function ProtocolView({ store }: { store: ProtocolStore }): JSX.Element {
+function ProtocolView({
+  store,
+  scope,
+}: {
+  store: ProtocolStore
+  scope: string | null
+}): JSX.Element {
   const rows = store.rows.value
   const feed = store.feed.value
-  const newestFirst = useMemo(() => [...rows].reverse(), [rows])
+  const filter = store.filter.value
+  const pinned = store.pinned.value
+  const shown = useMemo(() => shownRows(rows, filter, pinned), [rows, filter, pinned])
+  const several = store.servers.length > 1
   return (
     <section
       class="server-pane"
       data-testid="protocol-pane"
-      aria-label={`Protocol of ${store.server}`}
+      aria-label={scope === null ? 'Protocol of every server' : `Protocol of ${scope}`}
     >
-      <div class="pane-head">
-        <h2>Protocol</h2>
-        <span class="pane-count" data-testid="trace-count">
-          {rows.length === 1 ? '1 message' : `${rows.length} messages`}
-        </span>
-        <button type="button" onClick={() => store.clear()}>
-          Clear
-        </button>
-      </div>
+      <TraceToolbar store={store} rows={rows} shown={shown} scope={scope} />
       {feed.state === 'failed' && (
         <p class="error-text" role="alert">
           The trace could not be read: {feed.message}
@@ -48,11 +66,23 @@ function ProtocolView({ store }: { store: ProtocolStore }): JSX.Element {
       )}
       {feed.state === 'loading' && <p class="pane-empty">Loading the trace…</p>}
       {feed.state === 'live' && rows.length === 0 && (
-        <p class="pane-empty">No messages yet. Call a tool of this server to see its traffic.</p>
+        <p class="pane-empty">
+          No messages yet. Call a tool of {scope === null ? 'a server' : 'this server'} to see its
+          traffic.
+        </p>
+      )}
+      {rows.length > 0 && shown.length === 0 && (
+        <p class="pane-empty">No message matches the search and filters.</p>
       )}
       <ol class="trace" data-testid="trace">
-        {newestFirst.map((row) => (
-          <TraceItem key={row.key} row={row} />
+        {shown.map((item) => (
+          <TraceItem
+            key={item.key}
+            item={item}
+            store={store}
+            showServer={several}
+            pinned={pinned.has(item.key)}
+          />
         ))}
       </ol>
     </section>
@@ -61,17 +91,42 @@ function ProtocolView({ store }: { store: ProtocolStore }): JSX.Element {
 
 const ARROWS = { out: '→', in: '←' } as const
 
-function TraceItem({ row }: { row: TraceRow }): JSX.Element {
+function TraceItem({
+  item,
+  store,
+  showServer,
+  pinned,
+}: {
+  item: ServerRow
+  store: ProtocolStore
+  showServer: boolean
+  pinned: boolean
+}): JSX.Element {
+  const { row, server } = item
   const latency = latencyOf(row)
-  const failed = row.answer?.kind === 'error'
   const waiting = row.kind === 'request' && row.answer === null
+  const replayable = row.request !== null && replayRefusal(row.request) === null
   return (
     <li
-      class={failed ? 'trace-row trace-failed' : 'trace-row'}
+      class={`trace-row${isFailed(row) ? ' trace-failed' : ''}${pinned ? ' trace-pinned' : ''}`}
       data-testid="trace-row"
       data-method={row.method ?? ''}
       data-kind={row.kind}
+      data-direction={row.direction}
+      data-server={server}
+      data-pinned={pinned}
     >
+      <button
+        type="button"
+        class="trace-pin"
+        data-testid="trace-pin"
+        aria-pressed={pinned}
+        aria-label={`${pinned ? 'Unpin' : 'Pin'} ${row.method ?? 'message'}${row.id === null ? '' : ` #${String(row.id)}`}`}
+        title={pinned ? 'Unpin' : 'Pin: keep on top while filtering'}
+        onClick={() => store.togglePin(item.key)}
+      >
+        {pinned ? '★' : '☆'}
+      </button>
       <details>
         <summary>
           <span
@@ -80,6 +135,7 @@ function TraceItem({ row }: { row: TraceRow }): JSX.Element {
           >
             {ARROWS[row.direction]}
           </span>
+          {showServer && <span class="trace-server">{server}</span>}
           <code class="trace-method">{row.method ?? '(no method)'}</code>
           {row.id !== null && <span class="trace-id">#{String(row.id)}</span>}
           <span class="trace-kind">{describe(row)}</span>
@@ -95,6 +151,7 @@ function TraceItem({ row }: { row: TraceRow }): JSX.Element {
         </summary>
         {row.request !== null && <Message label="Request" entry={row.request} />}
         {row.answer !== null && <Message label={label(row.answer)} entry={row.answer} />}
+        {replayable && <ReplayControls item={item} replay={store.replay} />}
       </details>
     </li>
   )

@@ -46,7 +46,6 @@ export const PANES: readonly PaneEntry[] = [
   {
     id: 'protocol',
     label: 'Protocol',
-    perServer: true,
     pane: { load: () => import('./ProtocolPane.js').then((module) => module.ProtocolPane) },
   },
   {
