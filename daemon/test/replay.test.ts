@@ -35,6 +35,16 @@ async function trace(): Promise<TraceEntry[]> {
   return ((await (await daemon.api('/servers/fx/trace')).json()) as TraceResponse).entries
 }
 
+async function post(path: string, body: unknown): Promise<number> {
+  const response = await daemon.api(path, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify(body),
+  })
+  await response.text()
+  return response.status
+}
+
 function replay(body: Record<string, unknown>): Promise<Response> {
   return daemon.api('/servers/fx/replay', {
     method: 'POST',
@@ -105,6 +115,46 @@ describe('replaying a traced request', () => {
     expect(again?.message).toMatchObject({
       params: { name: 'slow', arguments: { steps: 1, delayMs: 0 } },
     })
+  })
+
+  it('records a replayed prompt get and resource read in the session, as the client that replayed them', async () => {
+    expect(
+      await post('/prompts/get', { name: 'mcp_fx_greeting', arguments: { name: 'Ada' } }),
+    ).toBe(200)
+    expect(await post('/resources/read', { server: 'fx', uri: 'fixture://readme' })).toBe(200)
+    const entries = await trace()
+    const get = lastRequest(entries, 'prompts/get')
+    const read = lastRequest(entries, 'resources/read')
+    const client = { kind: 'webshell', label: 'WebShell tab 1' }
+    const got = await replay({
+      seq: get?.seq,
+      params: { name: 'greeting', arguments: { name: 'Bo' } },
+      client,
+    })
+    expect(got.status).toBe(200)
+    expect(((await got.json()) as ReplayResponse).result).toMatchObject({
+      messages: [{ content: { text: 'Hello, Bo!' } }],
+    })
+    const reread = await replay({ seq: read?.seq, client })
+    expect(reread.status).toBe(200)
+    expect((await reread.json()) as ReplayResponse).toMatchObject({
+      method: 'resources/read',
+      result: { contents: [{ uri: 'fixture://readme' }] },
+    })
+    const recorded = await waitFor(
+      () => {
+        const mine = tab.events.filter(
+          (e) =>
+            (e.type === 'prompt.got' || e.type === 'resource.read') &&
+            e.client?.label === client.label,
+        )
+        return mine.length === 2 ? mine : undefined
+      },
+      15_000,
+      'the replayed get and read in the transcript',
+    )
+    expect(recorded.map((e) => e.type)).toEqual(['prompt.got', 'resource.read'])
+    expect(recorded[0]).toMatchObject({ arguments: { name: 'Bo' } })
   })
 
   it('lists again on the wire, past any cache', async () => {

@@ -17,8 +17,8 @@ function download(name: string, text: string): void {
   link.href = url
   link.download = name
   link.click()
-  // The download has its own reference to the data once it started.
-  setTimeout(() => URL.revokeObjectURL(url), 0)
+  // Let go of the data once the browser has surely read it for the download.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000)
 }
 
 function fileName(scope: string | null): string {
