@@ -13,6 +13,8 @@ export interface CallFailureContext {
   timeout: number
   /** How the process ended, e.g. `exited with code 7`, if it did. */
   processEnd: string | undefined
+  /** The last line the server wrote to stderr, if any: often what went wrong. */
+  lastStderr?: string | undefined
   /** A remote server could not be reached, or answered 5xx: why. */
   unreachable?: string | undefined
 }
@@ -34,9 +36,10 @@ export function describeCallFailure(error: unknown, context: CallFailureContext)
   }
   if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
     const end = context.processEnd ?? 'closed the connection'
+    const tail = context.lastStderr ? `; last stderr line: ${context.lastStderr}` : ''
     return new FerryError(
       ErrorCode.ServerCrashed,
-      `server "${server}" ${end} during the call to ${tool}`,
+      `server "${server}" ${end} during the call to ${tool}${tail}`,
       {
         cause: error,
       },

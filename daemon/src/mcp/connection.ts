@@ -349,6 +349,7 @@ export class Connection {
     // Ferry's own clock, which stands still while a person answers the server's question.
     const clock = new CallClock(timeout, timeout * MAX_TOTAL_TIMEOUT_FACTOR, options.signal)
     const call = this.elicitation.begin(tool, options.asker, clock.timer)
+    const stderrMark = this.stderr.mark()
     try {
       const callOptions = {
         signal: clock.signal,
@@ -388,6 +389,7 @@ export class Connection {
             : this.downReason === undefined
               ? undefined
               : `became unreachable (${this.downReason})`,
+        lastStderr: closed ? this.stderr.writtenSince(stderrMark) : undefined,
         unreachable: fault?.kind === 'down' ? fault.reason : undefined,
       })
     } finally {
