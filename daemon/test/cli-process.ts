@@ -6,6 +6,9 @@ import { fileURLToPath } from 'node:url'
 
 export const ferryBin = fileURLToPath(new URL('../bin/ferry.js', import.meta.url))
 
+/** What `pnpm start` runs: builds what is stale, then `ferry start` with its arguments. */
+export const startScript = fileURLToPath(new URL('../../scripts/start.mjs', import.meta.url))
+
 export interface CliResult {
   code: number
   stdout: string
@@ -21,12 +24,14 @@ export function runCli(
     input?: string
     /** The CLI is stopped (SIGTERM) past this; a command expected to exit at once may say less. */
     timeoutMs?: number
+    /** Another script to run with the arguments instead of `ferry`, such as `pnpm start`'s. */
+    script?: string
   } = {},
 ): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
-      [ferryBin, ...args],
+      [options.script ?? ferryBin, ...args],
       {
         env: { ...process.env, ...options.env },
         cwd: options.cwd,

@@ -17,6 +17,7 @@ import {
   readJsonLines,
   runCli,
   startDaemon,
+  startScript,
   tempDir,
   waitFor,
 } from './harness.js'
@@ -466,6 +467,11 @@ describe('ferry start / stop', () => {
     expect(again.code).toBe(0)
     expect(again.stdout).toMatch(/already running/)
     expect(again.stdout).toContain(`pid ${runtime.pid}`)
+    // `pnpm start` on this checkout, built before the tests run: no build, straight to `ferry start`.
+    const viaScript = await runCli(base, { script: startScript })
+    expect(viaScript.code).toBe(0)
+    expect(viaScript.stdout).not.toContain('Building')
+    expect(viaScript.stdout).toMatch(/already running/)
 
     const status = await runCli([...base, 'status'])
     expect(status.code).toBe(0)

@@ -21,7 +21,7 @@ import { stdioServerPath } from '../../e2e/fixtures/paths.js'
 import { runCliInProcess } from './cli-in-process.js'
 import { ferryBin, type CliResult } from './cli-process.js'
 export { isAlive }
-export { ferryBin, runCli, type CliResult } from './cli-process.js'
+export { ferryBin, runCli, startScript, type CliResult } from './cli-process.js'
 
 export {
   httpServerPath,
