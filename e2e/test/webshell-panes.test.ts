@@ -113,8 +113,11 @@ describe('the Resources pane', () => {
       '[data-testid="resource-shown"][data-uri="demo://resource/dynamic/blob/7"] [data-testid="resource-blob"]',
     )
     await blob.waitFor()
-    expect(await blob.textContent()).toMatch(/binary, \d+ bytes, text\/plain/)
-    // The blob is saved as a file holding exactly its bytes.
+    // A small text blob shows as its text; it is saved as a file holding exactly its bytes.
+    expect(await blob.textContent()).toMatch(/blob shown as text, \d+ bytes, text\/plain/)
+    expect(await blob.locator('pre').textContent()).toMatch(
+      /^Resource 7: This is a base64 blob created at/,
+    )
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       blob.getByTestId('download').click(),

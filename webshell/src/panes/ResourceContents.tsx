@@ -1,18 +1,24 @@
-// What a resource read gave, shown safely: texts bounded as plain text, blobs as type and size
-// with a download, raster images and audio inline as `data:` URLs. Nothing is parsed as HTML.
+// What a resource read gave, shown safely: texts bounded as plain text, Markdown rendered by the
+// results' sanitising renderer with its source a toggle away, small textual blobs as their text,
+// other blobs as type and size, every blob with a download, raster images and audio inline as
+// `data:` URLs. Nothing the server sent is inserted as HTML.
 
-import type { JSX } from 'preact'
-import { useMemo } from 'preact/hooks'
+import type { ComponentChildren, JSX } from 'preact'
+import { useMemo, useState } from 'preact/hooks'
+import { initialView, MarkdownText } from '../result/MarkdownText.js'
 import { PlainText } from '../result/PlainText.js'
 import { base64Bytes, downloadName, readContents, type ResourcePart } from './resource-contents.js'
 
+/** Each result read gets its own parts, so a text's view never carries over to the next read. */
+let reads = 0
+
 export function ResourceContents({ result }: { result: unknown }): JSX.Element {
-  const parts = useMemo(() => readContents(result), [result])
+  const { read, parts } = useMemo(() => ({ read: ++reads, parts: readContents(result) }), [result])
   if (parts.length === 0) return <p class="pane-empty">The resource is empty.</p>
   return (
     <div class="resource-contents" data-testid="resource-contents">
       {parts.map((part, index) => (
-        <Part key={index} part={part} />
+        <Part key={`${read}:${index}`} part={part} />
       ))}
     </div>
   )
@@ -21,15 +27,7 @@ export function ResourceContents({ result }: { result: unknown }): JSX.Element {
 function Part({ part }: { part: ResourcePart }): JSX.Element {
   switch (part.kind) {
     case 'text':
-      return (
-        <div class="resource-part" data-testid="resource-text">
-          <Head
-            uri={part.uri}
-            parts={[part.mimeType, `${part.text.length.toLocaleString('en-US')} characters`]}
-          />
-          <PlainText text={part.text} />
-        </div>
-      )
+      return <TextPart part={part} />
     case 'blob':
       return (
         <div class="resource-part" data-testid="resource-blob">
@@ -47,15 +45,7 @@ function Part({ part }: { part: ResourcePart }): JSX.Element {
           {part.media?.kind === 'audio' && (
             <audio controls src={part.media.src} aria-label={`Audio ${part.uri}`} />
           )}
-          {part.base64 !== null && (
-            <button
-              type="button"
-              data-testid="download"
-              onClick={() => download(part.uri, part.base64 ?? '')}
-            >
-              Download {downloadName(part.uri)}
-            </button>
-          )}
+          {part.base64 !== null && <Download uri={part.uri} base64={part.base64} />}
         </div>
       )
     case 'notice':
@@ -68,11 +58,64 @@ function Part({ part }: { part: ResourcePart }): JSX.Element {
   }
 }
 
-function Head({ uri, parts }: { uri: string; parts: (string | undefined)[] }): JSX.Element {
-  const shown = parts.filter((part) => part !== undefined)
+/** A text, or a blob read as text: Markdown rendered unless its source is asked for. */
+function TextPart({ part }: { part: Extract<ResourcePart, { kind: 'text' }> }): JSX.Element {
+  const [source, setSource] = useState(false)
+  const [view, setView] = useState(() => initialView(part.text))
+  const { blob, markdown } = part
+  const rendered = markdown && !source
+  return (
+    <div
+      class="resource-part"
+      data-testid={blob === undefined ? 'resource-text' : 'resource-blob'}
+      data-view={markdown ? (source ? 'source' : 'rendered') : undefined}
+    >
+      <Head
+        uri={part.uri}
+        parts={
+          blob === undefined
+            ? [part.mimeType, `${part.text.length.toLocaleString('en-US')} characters`]
+            : ['blob shown as text', bytes(blob.size), part.mimeType]
+        }
+      >
+        {markdown && (
+          <button
+            type="button"
+            data-testid="view-source"
+            aria-pressed={source}
+            onClick={() => setSource(!source)}
+          >
+            View Source
+          </button>
+        )}
+      </Head>
+      {rendered ? (
+        <MarkdownText text={part.text} view={view} onView={setView} />
+      ) : (
+        <PlainText text={part.text} />
+      )}
+      {blob !== undefined && <Download uri={part.uri} base64={blob.base64} />}
+    </div>
+  )
+}
+
+function Download({ uri, base64 }: { uri: string; base64: string }): JSX.Element {
+  return (
+    <button type="button" data-testid="download" onClick={() => download(uri, base64)}>
+      Download {downloadName(uri)}
+    </button>
+  )
+}
+
+function Head(props: {
+  uri: string
+  parts: (string | undefined)[]
+  children?: ComponentChildren
+}): JSX.Element {
+  const shown = props.parts.filter((part) => part !== undefined)
   return (
     <p class="resource-head">
-      <code>{uri}</code> <span class="result-meta">{shown.join(', ')}</span>
+      <code>{props.uri}</code> <span class="result-meta">{shown.join(', ')}</span> {props.children}
     </p>
   )
 }

@@ -1,12 +1,32 @@
 // Reads a `resources/read` result, untrusted JSON as the server sent it, into things to show:
-// texts, blobs (with their size, and as an image or audio clip when the type is one the page
-// plays), and a notice carrying the JSON for anything that does not fit MCP's shapes.
+// texts (Markdown ones marked to be rendered), blobs (with their size, as text when small and
+// textual, and as an image or audio clip when the type is one the page plays), and a notice
+// carrying the JSON for anything that does not fit MCP's shapes.
 
+import { base64Bytes, blobText } from '../result/blob-text.js'
 import { toJson } from '../result/content.js'
-import { checkAudio, checkImage, clip, decodedSize, normaliseBase64 } from '../result/media.js'
+import {
+  baseMimeType,
+  checkAudio,
+  checkImage,
+  clip,
+  decodedSize,
+  normaliseBase64,
+} from '../result/media.js'
+
+export { base64Bytes }
 
 export type ResourcePart =
-  | { kind: 'text'; uri: string; mimeType?: string; text: string }
+  | {
+      kind: 'text'
+      uri: string
+      mimeType?: string
+      text: string
+      /** Rendered as Markdown, with its source a toggle away. */
+      markdown: boolean
+      /** Set when the text is a blob's, read as text: the blob, for its size and download. */
+      blob?: { base64: string; size: number }
+    }
   | {
       kind: 'blob'
       uri: string
@@ -18,6 +38,15 @@ export type ResourcePart =
       media?: { kind: 'image' | 'audio'; src: string }
     }
   | { kind: 'notice'; message: string; json?: string }
+
+const MARKDOWN_TYPES = new Set(['text/markdown', 'text/x-markdown'])
+
+/** Whether a text is Markdown: typed so, or untyped with a `.md` or `.markdown` path. */
+export function isMarkdown(uri: string, mimeType: string | undefined): boolean {
+  if (mimeType !== undefined) return MARKDOWN_TYPES.has(baseMimeType(mimeType))
+  const path = uri.split(/[?#]/, 1)[0] ?? ''
+  return /\.(?:md|markdown)$/i.test(path)
+}
 
 export function readContents(result: unknown): ResourcePart[] {
   const contents = isRecord(result) ? result.contents : undefined
@@ -35,7 +64,10 @@ export function readPart(part: unknown): ResourcePart {
   const mimeType =
     typeof part.mimeType === 'string' && part.mimeType !== '' ? part.mimeType : undefined
   const typed = mimeType === undefined ? {} : { mimeType }
-  if (typeof part.text === 'string') return { kind: 'text', uri, ...typed, text: part.text }
+  const markdown = isMarkdown(uri, mimeType)
+  if (typeof part.text === 'string') {
+    return { kind: 'text', uri, ...typed, text: part.text, markdown }
+  }
   if (typeof part.blob !== 'string') {
     return {
       kind: 'notice',
@@ -45,6 +77,10 @@ export function readPart(part: unknown): ResourcePart {
   }
   const base64 = part.blob === '' ? '' : normaliseBase64(part.blob)
   const size = base64 === null ? null : base64 === '' ? 0 : decodedSize(base64)
+  const text = base64 === null || size === 0 ? undefined : blobText(base64, mimeType)
+  if (text !== undefined && base64 !== null && size !== null) {
+    return { kind: 'text', uri, ...typed, text, markdown, blob: { base64, size } }
+  }
   const blob: Extract<ResourcePart, { kind: 'blob' }> = {
     kind: 'blob',
     uri,
@@ -79,14 +115,6 @@ export function downloadName(uri: string): string {
     .replace(/^[.]+/, '')
     .slice(0, 100)
   return safe === '' || safe === '_' ? 'resource.bin' : safe
-}
-
-/** The bytes of canonical base64. */
-export function base64Bytes(base64: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(base64)
-  const bytes = new Uint8Array(binary.length)
-  for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index)
-  return bytes
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

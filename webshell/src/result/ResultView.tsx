@@ -1,7 +1,8 @@
 // A tool result in a transcript card: Markdown text, inline images and audio, resource links and
-// embedded resources, structured content as JSON, and errors in red. Everything shown has been
-// checked by readResult first, since the result is untrusted JSON from an MCP server. Texts are
-// bounded (PlainText, MarkdownText); the view is marked `result` once every text has settled.
+// embedded resources (a small textual blob as its text), structured content as JSON, and errors in
+// red. Everything shown has been checked by readResult first, since the result is untrusted JSON
+// from an MCP server. Texts are bounded (PlainText, MarkdownText); the view is marked `result` once
+// every text has settled.
 
 import type { JSX } from 'preact'
 import { useCallback, useMemo, useState } from 'preact/hooks'
@@ -125,7 +126,13 @@ function Item({
     case 'resource-text':
       return (
         <div class="result-resource">
-          <ResourceHead uri={item.uri} mimeType={item.mimeType} />
+          <ResourceHead
+            uri={item.uri}
+            parts={[
+              item.mimeType,
+              item.blobSize === undefined ? undefined : `blob of ${bytes(item.blobSize)}`,
+            ]}
+          />
           {item.lines > LONG_TEXT_LINES ? (
             <details>
               <summary>{item.lines} lines</summary>
@@ -142,7 +149,7 @@ function Item({
     case 'resource-blob':
       return (
         <div class="result-resource">
-          <ResourceHead uri={item.uri} />
+          <ResourceHead uri={item.uri} parts={[]} />
           <p class="result-meta">
             {['binary', item.size === null ? 'not valid base64' : bytes(item.size), item.mimeType]
               .filter((part) => part !== undefined)
@@ -176,11 +183,11 @@ function OpenButton({ onClick }: { onClick: () => void }): JSX.Element {
   )
 }
 
-function ResourceHead({ uri, mimeType }: { uri: string; mimeType?: string }): JSX.Element {
+function ResourceHead(props: { uri: string; parts: (string | undefined)[] }): JSX.Element {
   return (
     <div class="result-resource-address">
-      <code>{uri}</code>
-      <Meta parts={[mimeType]} />
+      <code>{props.uri}</code>
+      <Meta parts={props.parts} />
     </div>
   )
 }

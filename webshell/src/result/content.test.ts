@@ -146,6 +146,22 @@ describe('readItem', () => {
       size: null,
       resource: { uri: 'mem:b', blob: '%%' },
     })
+    // A small textual blob is read as its text; a binary one keeps only its size.
+    const json = { uri: 'mem:j', mimeType: 'application/json', blob: btoa('{"a":[1]}') }
+    expect(readItem({ type: 'resource', resource: json })).toEqual({
+      kind: 'resource-text',
+      uri: 'mem:j',
+      mimeType: 'application/json',
+      text: '{\n  "a": [\n    1\n  ]\n}',
+      lines: 5,
+      resource: json,
+      blobSize: 9,
+    })
+    const binary = { uri: 'mem:p', mimeType: 'text/plain', blob: 'AAECAw==' }
+    expect(readItem({ type: 'resource', resource: binary })).toMatchObject({
+      kind: 'resource-blob',
+      size: 4,
+    })
     expect(readItem({ type: 'resource', resource: { uri: 'mem:c' } })).toMatchObject({
       kind: 'notice',
     })

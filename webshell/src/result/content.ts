@@ -3,6 +3,7 @@
 // item that does not fit the MCP shapes becomes a notice carrying its JSON instead.
 
 import type { CallToolResult } from '../../../daemon/src/protocol/index.js'
+import { blobText } from './blob-text.js'
 import { checkAudio, checkImage, clip, decodedSize, normaliseBase64 } from './media.js'
 
 /** Embedded resource texts longer than this many lines start collapsed. */
@@ -22,7 +23,10 @@ export type ResultItem =
       description?: string
       size?: number
     }
-  /** `resource` is the embedded resource as the server sent it, for the Resources pane to check. */
+  /**
+   * `resource` is the embedded resource as the server sent it, for the Resources pane to check.
+   * `blobSize` is set for a blob read as text (see blob-text.ts): its size in bytes.
+   */
   | {
       kind: 'resource-text'
       uri: string
@@ -30,6 +34,7 @@ export type ResultItem =
       text: string
       lines: number
       resource: Record<string, unknown>
+      blobSize?: number
     }
   /** `size` is null when the blob is not valid base64. */
   | {
@@ -128,6 +133,11 @@ function readResource(item: Record<string, unknown>): ResultItem {
     const base64 = normaliseBase64(resource.blob)
     // An empty blob is a valid, empty resource rather than broken base64.
     const size = resource.blob === '' ? 0 : base64 === null ? null : decodedSize(base64)
+    const text = base64 === null || size === 0 ? undefined : blobText(base64, mimeType)
+    if (text !== undefined && size !== null) {
+      const lines = countLines(text)
+      return { kind: 'resource-text', uri, ...withType, text, lines, resource, blobSize: size }
+    }
     return { kind: 'resource-blob', uri, ...withType, size, resource }
   }
   return malformed(item)
