@@ -1,13 +1,15 @@
 // What an MCP Inspector user expects of resources and Apps, in a real browser at a desktop and a
 // phone size: Markdown resources rendered by the results' sanitising renderer with View Source
 // (hostile Markdown inert), a small textual blob shown as its text with its download kept (in the
-// Resources pane and in a tool result), and large and binary blobs a download.
+// Resources pane and in a tool result), large and binary blobs a download, and the host's Maximize
+// for an App that declares no display modes, which Escape undoes without the App changing mode.
 
-import type { Page } from 'playwright-core'
+import type { Frame, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cleanup, type Daemon } from '../../daemon/test/harness.js'
 import { startInProcess } from '../../daemon/test/in-process.js'
 import { BIG_TEXT, CONFIG_JSON, GUIDE_MD, resourceViewsServer } from '../fixtures/resource-views.js'
+import { appFrame, appIn, clickInApp } from './app-frames.js'
 import { openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
@@ -163,6 +165,71 @@ describe('a tool result that embeds a small JSON blob', () => {
         'application/json, blob of 10 bytes',
       )
       expect(await resource.locator('pre').textContent()).toBe('{\n  "rows": 3\n}')
+    }
+    expect(errors, errors.join('\n')).toEqual([])
+  })
+})
+
+/** What the host fixture App was last told of its place. */
+async function hostContext(app: Frame) {
+  return JSON.parse((await app.locator('#host-context').textContent()) ?? '{}') as {
+    displayMode?: string
+    containerDimensions?: { width?: number; height?: number; maxHeight?: number }
+  }
+}
+
+function focusedTestId(): Promise<string | null> {
+  return page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null)
+}
+
+describe('Maximize for an App that declares no display modes', () => {
+  it('fills the tab from the keyboard without the App changing mode, and Escape brings it back', async () => {
+    await page.setViewportSize(SIZES[0] ?? { width: 1280, height: 800 })
+    const response = await daemon.api('/call', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tool: 'mcp_views_plain_app', arguments: {} }),
+    })
+    expect(response.status).toBe(200)
+    await appIn(page).locator('#status').getByText('ready').waitFor()
+    const app = await appFrame(page)
+    const maximize = page.getByRole('button', { name: 'Maximize ui://views/plain from views' })
+    const stage = page.getByTestId('app-stage')
+    const frame = page.getByTestId('app-frame')
+
+    for (const size of SIZES) {
+      await page.setViewportSize(size)
+      // A native button on the card: reached and pressed from the keyboard.
+      await maximize.focus()
+      await page.keyboard.press('Enter')
+      await page.locator('[data-testid="app-stage"][data-mode="maximized"]').waitFor()
+      await expect.poll(focusedTestId).toBe('app-mode-close')
+      await expect.poll(async () => (await frame.boundingBox())?.width).toBe(size.width)
+      const box = await frame.boundingBox()
+      expect(box?.x).toBe(0)
+      expect((box?.y ?? 0) + (box?.height ?? 0)).toBeCloseTo(size.height, 0)
+      expect(box?.height).toBeGreaterThan(size.height - 80)
+      expect(await page.getByTestId('app-mode-close').textContent()).toBe('Restore')
+      expect(await maximize.count()).toBe(0)
+      // The App is not asked to change mode: it stays inline, in a container that grew.
+      const container = await page
+        .getByTestId('app-container')
+        .evaluate((node) => ({ width: node.clientWidth, height: node.clientHeight }))
+      await expect.poll(async () => (await hostContext(app)).containerDimensions).toEqual(container)
+      expect((await hostContext(app)).displayMode).toBe('inline')
+      expect(await app.locator('#mode').textContent()).toBe('inline')
+      // Asking for inline, the mode it believes it is in, changes nothing.
+      await clickInApp(app, 'inline')
+      expect(await app.locator('#out-mode').textContent()).toBe('inline')
+      expect(await stage.getAttribute('data-mode')).toBe('maximized')
+
+      await page.getByTestId('app-mode-close').focus()
+      await page.keyboard.press('Escape')
+      await page.locator('[data-testid="app-stage"][data-mode="inline"]').waitFor()
+      await expect.poll(focusedTestId).toBe('app-maximize')
+      await expect
+        .poll(async () => (await hostContext(app)).containerDimensions?.maxHeight)
+        .toBe(2000)
     }
     expect(errors, errors.join('\n')).toEqual([])
   })

@@ -1,11 +1,18 @@
 // Where an App sits on the page and what it is told about it: a display mode it asks for is granted
-// when both it and the WebShell have that mode, its height stays within the bounds of its mode, and
-// its host context follows the theme, locale, time zone, display mode and its container's size.
+// when both it and the WebShell have that mode, an App with no full screen of its own is offered the
+// host's Maximize, its height stays within the bounds of its mode, and its host context follows the
+// theme, locale, time zone, display mode and its container's size.
 
 import type { AppBridge, McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge'
 import { effect } from '@preact/signals'
 import type { Theme } from './theme.js'
-import { HOST_DISPLAY_MODES, type DisplayMode, type DisplayModes } from './display-modes.js'
+import {
+  appMode,
+  HOST_DISPLAY_MODES,
+  type DisplayMode,
+  type DisplayModes,
+  type StageMode,
+} from './display-modes.js'
 import { hostEnvironment, hostLocale, hostStyles } from './host-context.js'
 
 /** Heights an App may ask for inline: a sliver at least, and never taller than a few screens. */
@@ -54,8 +61,10 @@ export class AppPlacement {
     const { callId, modes, container } = this.options
     this.bridge = bridge
     bridge.onrequestdisplaymode = async ({ mode }) => {
-      if (this.grantable(mode)) modes.set(callId, mode)
-      return { mode: modes.modeOf(callId) }
+      // Maximized, the App is inline as far as it knows: asking for inline changes nothing.
+      const maximizedInline = mode === 'inline' && modes.modeOf(callId) === 'maximized'
+      if (!maximizedInline && this.grantable(mode)) modes.set(callId, mode)
+      return { mode: appMode(modes.modeOf(callId)) }
     }
     bridge.onsizechange = ({ height }) => {
       if (typeof height !== 'number' || !Number.isFinite(height)) return
@@ -71,7 +80,7 @@ export class AppPlacement {
     const stop = effect(() => {
       const mode = modes.modeOf(callId)
       this.applyHeight(mode)
-      this.update({ displayMode: mode })
+      this.update({ displayMode: appMode(mode) })
       // The card is restyled on its next render; the size is read once that is laid out.
       cancelAnimationFrame(frame)
       frame = requestAnimationFrame(() => this.measure())
@@ -85,6 +94,12 @@ export class AppPlacement {
     )
   }
 
+  /** The App has initialized: without a full screen of its own, the person may maximize it. */
+  initialized(): void {
+    const declared = this.bridge?.getAppCapabilities()?.availableDisplayModes ?? []
+    this.options.modes.offerMaximize(this.options.callId, !declared.includes('fullscreen'))
+  }
+
   setTheme(theme: Theme): void {
     this.update({ theme, styles: hostStyles() })
   }
@@ -93,10 +108,11 @@ export class AppPlacement {
   dispose(): void {
     for (const cleanup of this.cleanups.splice(0)) cleanup()
     this.bridge = null
+    this.options.modes.offerMaximize(this.options.callId, false)
     this.options.modes.set(this.options.callId, 'inline')
   }
 
-  private mode(): DisplayMode {
+  private mode(): StageMode {
     return this.options.modes.modeOf(this.options.callId)
   }
 
@@ -106,17 +122,17 @@ export class AppPlacement {
     return HOST_DISPLAY_MODES.includes(mode) && declared.includes(mode)
   }
 
-  private applyHeight(mode: DisplayMode): void {
+  private applyHeight(mode: StageMode): void {
     const { style } = this.options.iframe
-    // Full screen, the stylesheet makes the frame fill what the close bar leaves.
-    if (mode === 'fullscreen') style.height = ''
+    // Full screen or maximized, the stylesheet makes the frame fill what the close bar leaves.
+    if (mode === 'fullscreen' || mode === 'maximized') style.height = ''
     else
       style.height = `${clamp(this.requested, mode === 'pip' ? PIP_MAX_HEIGHT_PX : MAX_HEIGHT_PX)}px`
   }
 
-  private dimensions(mode: DisplayMode): McpUiHostContext['containerDimensions'] {
+  private dimensions(mode: StageMode): McpUiHostContext['containerDimensions'] {
     const { clientWidth: width, clientHeight: height } = this.options.container
-    if (mode === 'fullscreen') return { width, height }
+    if (mode === 'fullscreen' || mode === 'maximized') return { width, height }
     return { width, maxHeight: mode === 'pip' ? PIP_MAX_HEIGHT_PX : MAX_HEIGHT_PX }
   }
 

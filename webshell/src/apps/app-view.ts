@@ -163,6 +163,7 @@ export function startAppView(options: AppViewOptions): AppView {
   }
   bridge.onsandboxready = sendResource
   bridge.oninitialized = () => {
+    placement.initialized()
     // The next App's frame loads once this one is up, so the two do not compete.
     keepWarm(url, allow)
     if (inputSent) return

@@ -1,7 +1,7 @@
 // Which App is out of the transcript: one at a time, the last to ask.
 
 import { describe, expect, it } from 'vitest'
-import { DisplayModes } from './display-modes.js'
+import { appMode, DisplayModes } from './display-modes.js'
 
 describe('DisplayModes', () => {
   it('keeps one App out of the transcript, the one that asked last', () => {
@@ -28,5 +28,22 @@ describe('DisplayModes', () => {
     const before = modes.away.value
     modes.set('a', 'fullscreen')
     expect(modes.away.value).toBe(before)
+  })
+})
+
+describe('maximizing an App', () => {
+  it('is offered only to the Apps it was given to, and tells the App it is inline', () => {
+    const modes = new DisplayModes()
+    modes.offerMaximize('a', true)
+    modes.offerMaximize('b', true)
+    modes.offerMaximize('b', false)
+    expect([...modes.maximizable.value]).toEqual(['a'])
+    modes.set('a', 'maximized')
+    expect(modes.modeOf('a')).toBe('maximized')
+    expect(appMode(modes.modeOf('a'))).toBe('inline')
+    expect(appMode('fullscreen')).toBe('fullscreen')
+    // An App asking for full screen takes the place, as it would from any other.
+    modes.set('c', 'fullscreen')
+    expect(modes.modeOf('a')).toBe('inline')
   })
 })
