@@ -40,7 +40,10 @@ export interface TestDaemon {
   userSettingsPath: string
   info: RuntimeInfo
   process: ChildProcess
-  cli(args: string[], options?: { env?: Record<string, string> }): Promise<CliResult>
+  cli(
+    args: string[],
+    options?: { env?: Record<string, string>; input?: string },
+  ): Promise<CliResult>
   api(path: string, init?: RequestInit): Promise<Response>
   servers(): Promise<ServerInfo[]>
   waitForStatus(name: string, status: ServerInfo['status'], timeoutMs?: number): Promise<ServerInfo>
@@ -265,7 +268,7 @@ export function surface(
     workspace,
     userSettingsPath,
     info,
-    cli: (args: string[], cliOptions: { env?: Record<string, string> } = {}) =>
+    cli: (args: string[], cliOptions: { env?: Record<string, string>; input?: string } = {}) =>
       run(['--state-dir', stateDir, ...args], cliOptions),
     api,
     servers,

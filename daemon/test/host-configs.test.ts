@@ -3,8 +3,8 @@
 
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { copyFile, mkdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { copyFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -106,8 +106,9 @@ describe("other hosts' config files with real servers", () => {
 
     const needsKey = await daemon.waitForStatus('needs-key', 'invalid')
     expect(needsKey.error).toBe(
-      'mcpServers.needs-key.env.API_KEY: ${input:api-key} ("Fixture API key") has no answer, and ' +
-        'Ferry does not prompt; answer it in your Ferry settings with "inputs": { "api-key": "…" }',
+      'mcpServers.needs-key.env.API_KEY: ${input:api-key} ("Fixture API key") has no answer; give ' +
+        "it with `ferry config input api-key` (kept in Ferry's own inputs.json), or in your Ferry " +
+        'settings with "inputs": { "api-key": "…" }',
     )
     const picks = await daemon.waitForStatus('picks-file', 'invalid')
     expect(picks.error).toMatch(
@@ -115,5 +116,32 @@ describe("other hosts' config files with real servers", () => {
     )
     expect(existsSync(join(workspace, 'needs-key.jsonl'))).toBe(false)
     expect(existsSync(join(workspace, '${command:pickFile}'))).toBe(false)
+
+    // Answered without editing VS Code's file: kept in Ferry's own inputs.json, used at once.
+    const vscodeFile = await readFile(join(workspace, '.vscode/mcp.json'), 'utf8')
+    // The daemon's config home (a fresh one of the test's), for the command line too.
+    const env = { XDG_CONFIG_HOME: dirname(dirname(daemon.userSettingsPath)) }
+    const answered = await daemon.cli(['config', 'input', 'api-key'], { env, input: 'k$y-1\n' })
+    expect(answered.code, answered.stderr).toBe(0)
+    const answers = join(dirname(daemon.userSettingsPath), 'inputs.json')
+    expect(answered.stdout).toBe(
+      `Saved the answer to \${input:api-key} in ${answers}.\nReconnected: needs-key\n` +
+        'Unchanged: local, streamable, older-sse, picks-file\n',
+    )
+    await daemon.waitForStatus('needs-key', 'ready')
+    // What was typed reaches the server as typed, `$` and all.
+    expect(await serverEnv(daemon, 'mcp_needs-key_env')).toMatchObject({ API_KEY: 'k$y-1' })
+    expect((await stat(answers)).mode & 0o777).toBe(0o600)
+    expect(await readFile(join(workspace, '.vscode/mcp.json'), 'utf8')).toBe(vscodeFile)
+
+    // A variable instead of the value; and no answer, nothing saved.
+    const fromEnv = await daemon.cli(['config', 'input', 'api-key', '--from-env', 'FIXTURE_NODE'], {
+      env,
+    })
+    expect(fromEnv.code, fromEnv.stderr).toBe(0)
+    expect(JSON.parse(await readFile(answers, 'utf8'))).toEqual({ 'api-key': '${FIXTURE_NODE}' })
+    const empty = await daemon.cli(['config', 'input', 'other'], { env, input: '' })
+    expect(empty).toMatchObject({ code: 2, stdout: '' })
+    expect(empty.stderr).toContain('no answer given for ${input:other}; nothing was saved')
   })
 })

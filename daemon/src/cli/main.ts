@@ -170,6 +170,18 @@ export function buildProgram(
     .action((options: { client: string }) =>
       run(async (c) => (await import('./mcp-bridge.js')).mcpBridge(c, options)),
     )
+  program
+    .command('config')
+    .description("Ferry's own settings")
+    .command('input')
+    .description(
+      'answer a ${input:id} placeholder (VS Code .vscode/mcp.json) without editing its file: typed unseen, or read from stdin',
+    )
+    .argument('<id>', 'the input id, as in ${input:id}')
+    .option('--from-env <name>', 'answer with an environment variable, ${NAME}, not its value')
+    .action((id: string, options: import('./config-commands.js').InputOptions) =>
+      run(async (c) => (await import('./config-commands.js')).answerInput(c, id, options)),
+    )
   const gateway = program
     .command('gateway')
     .description('serve your servers to MCP clients (agents) on /mcp')

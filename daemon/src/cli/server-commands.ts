@@ -123,7 +123,12 @@ export async function call(
 }
 
 export async function reload(ctx: CliContext): Promise<number> {
-  const result = await (await connectDaemon(ctx.stateDir)).post<ReloadResponse>('/reload')
+  printReload(ctx, await (await connectDaemon(ctx.stateDir)).post<ReloadResponse>('/reload'))
+  return 0
+}
+
+/** What a reload changed, one line per kind of change, then its warnings. */
+export function printReload(ctx: CliContext, result: ReloadResponse): void {
   const line = (label: string, names: string[]) =>
     names.length > 0 ? ctx.out(`${label}: ${names.join(', ')}`) : undefined
   line('Added', result.added)
@@ -132,7 +137,6 @@ export async function reload(ctx: CliContext): Promise<number> {
   line('Unchanged', result.unchanged)
   line('Removed', result.removed)
   for (const warning of result.warnings) ctx.out(`Warning: ${warning}`)
-  return 0
 }
 
 export async function reconnect(ctx: CliContext, server: string): Promise<number> {

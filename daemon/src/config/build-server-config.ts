@@ -174,8 +174,9 @@ export function describeExpandFailure(
       const description = descriptions.get(result.placeholder)
       const what = description ? ` (${JSON.stringify(description)})` : ''
       return (
-        `${path}: \${input:${result.placeholder}}${what} has no answer, and Ferry does not prompt; ` +
-        `answer it in your Ferry settings with "inputs": { "${result.placeholder}": "…" }`
+        `${path}: \${input:${result.placeholder}}${what} has no answer; ` +
+        `give it with \`ferry config input ${result.placeholder}\` (kept in Ferry's own inputs.json), ` +
+        `or in your Ferry settings with "inputs": { "${result.placeholder}": "…" }`
       )
     }
     case 'unterminated':

@@ -144,8 +144,8 @@ describe('other hosts’ config files', () => {
     expect(servers.Perplexity).toMatchObject({
       error:
         'mcpServers.Perplexity.env.PERPLEXITY_API_KEY: ${input:perplexity-key} ("Perplexity API Key") ' +
-        'has no answer, and Ferry does not prompt; answer it in your Ferry settings with ' +
-        '"inputs": { "perplexity-key": "…" }',
+        "has no answer; give it with `ferry config input perplexity-key` (kept in Ferry's own " +
+        'inputs.json), or in your Ferry settings with "inputs": { "perplexity-key": "…" }',
     })
     expect(servers.Fetch).toMatchObject({ config: { env: { TOKEN: 't' } } })
     expect(servers.github).toMatchObject({

@@ -10,6 +10,7 @@ import { demoSettings } from './demo-settings.js'
 import { describeEntry } from './describe-entry.js'
 import { canonicalJson } from './fingerprint.js'
 import type { LoadOptions } from './load-options.js'
+import { readInputAnswers } from './input-answers.js'
 import { readSettingsFile, type SettingsFile } from './read-settings-file.js'
 import { resolveServer, type ResolveInput } from './resolve-server.js'
 import { settingsPaths } from './settings-paths.js'
@@ -57,7 +58,8 @@ export async function loadSettings(options: LoadOptions): Promise<Settings> {
   const allowed: string[][] = []
   const excluded: string[] = []
   const warnings: string[] = []
-  const inputs: Record<string, string> = {}
+  // The answers given with `ferry config input`, for every file; a file's own answers win.
+  const inputs: Record<string, string> = await readInputAnswers(paths.inputAnswers, warnings)
   const inputDescriptions = new Map<string, string>()
   const gateway: GatewaySettings = { ...DEFAULT_GATEWAY }
   for (const file of files) {

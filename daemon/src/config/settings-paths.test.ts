@@ -9,6 +9,7 @@ describe('settingsPaths', () => {
       user: join('/home/me', '.config', 'ferry', 'settings.json'),
       workspace: join('/work/p', '.ferry', 'settings.json'),
       explicit: undefined,
+      inputAnswers: join('/home/me', '.config', 'ferry', 'inputs.json'),
     })
     expect(settingsPaths({ ...base, env: { XDG_CONFIG_HOME: '/xdg' } }).user).toBe(
       join('/xdg', 'ferry', 'settings.json'),
