@@ -331,3 +331,29 @@ describe('ferry attach (full screen)', () => {
     )
   })
 })
+
+describe('ferry config input on a terminal', () => {
+  it('takes the answer typed without showing it, and keeps it as typed', async () => {
+    const home = await tempDir('ferry-config-home-')
+    const before = process.env.XDG_CONFIG_HOME
+    // The daemon here and the command in tmux read the environment of this process's file.
+    process.env.XDG_CONFIG_HOME = home
+    try {
+      const daemon = await startInProcess({ mcpServers: {} })
+      const term = await openTerminal(daemon, ['input', 'api-key'], ['config'])
+      await term.waitForScreen('the question', (s) =>
+        lastLine(s).startsWith('Answer for ${input:api-key} (not shown):'),
+      )
+      await term.type('s3cret-typed')
+      await term.press('Enter')
+      const done = await term.waitForScreen('the end', (s) => s.includes('ferry exited with 0'))
+      expect(done).toContain('Saved the answer to ${input:api-key}')
+      expect(done).not.toContain('s3cret-typed')
+      const saved = JSON.parse(await readFile(join(home, 'ferry', 'inputs.json'), 'utf8'))
+      expect(saved).toEqual({ 'api-key': 's3cret-typed' })
+    } finally {
+      if (before === undefined) delete process.env.XDG_CONFIG_HOME
+      else process.env.XDG_CONFIG_HOME = before
+    }
+  })
+})
