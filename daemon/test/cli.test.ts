@@ -557,6 +557,37 @@ describe('ferry reload', () => {
     const notice = await daemon.waitForEvent((event) => event.type === 'notice')
     expect(notice).toMatchObject({ message: 'settings reloaded: added late' })
     expect((await daemon.servers()).find((s) => s.name === 'first')?.restartCount).toBe(0)
+
+    // A file that cannot be read changes nothing, and says where it is wrong: in every
+    // transcript, in the status and in the daemon's log, until a reload reads it again.
+    await writeFile(daemon.configPath, '{\n  "mcpServers": {}\n  "gateway": {}\n}\n')
+    process.kill(daemon.info.pid, 'SIGHUP')
+    const problem = {
+      file: daemon.configPath,
+      line: 3,
+      column: 3,
+      message: `${daemon.configPath}:3:3: invalid JSON (expected ',')`,
+    }
+    expect(await daemon.waitForEvent((event) => event.type === 'settings.failed')).toMatchObject({
+      problem,
+      client: null,
+    })
+    const status = async () =>
+      ((await (await daemon.api('/status')).json()) as StatusResponse).settingsProblem
+    expect(await status()).toEqual(problem)
+    const logged = await readJsonLines(join(daemon.stateDir, 'daemon.log'))
+    expect(logged.filter((entry) => entry.kind === 'settings.reload_failed')).toMatchObject([
+      { error: problem.message, file: daemon.configPath, line: 3, column: 3 },
+    ])
+    expect((await daemon.servers()).map((s) => [s.name, s.status])).toEqual([
+      ['first', 'ready'],
+      ['late', 'ready'],
+    ])
+
+    await daemon.writeSettings({ mcpServers: { first: fixture([]), late: fixture([]) } })
+    process.kill(daemon.info.pid, 'SIGHUP')
+    await daemon.waitForEvent((event) => event.type === 'settings.recovered')
+    expect(await status()).toBeNull()
   })
 })
 

@@ -1,6 +1,6 @@
 // The WebShell's frame: the store and controller made once per token and handed down through
-// context, then the layout (top bar, servers, panes, the transcript at the centre with its
-// question bar). Without a token it says how to get one; a refused token gets a clear message.
+// context, then the layout (top bar, banners, servers, panes, the transcript at the centre with
+// its question bar). Without a token it says how to get one; a refused token gets a clear message.
 
 import { useEffect, useState } from 'preact/hooks'
 import type { Connection } from './stream.js'
@@ -9,6 +9,7 @@ import { QuestionNotice } from './questions/QuestionNotice.js'
 import { PaneArea } from './panes/PaneArea.js'
 import { ServerList, ServerSummary } from './ServerList.js'
 import { SessionBar } from './SessionBar.js'
+import { ShellBanners } from './ShellBanners.js'
 import { createShellController } from './shell-controller.js'
 import { ShellContext, useShell, type Shell } from './store/shell-context.js'
 import { createShellStore } from './store/shell-store.js'
@@ -74,11 +75,7 @@ function Layout() {
         <ServerSummary />
         <ConnectionBadge />
       </header>
-      {failure !== null && (
-        <p class="banner error-text" role="alert" data-testid="error">
-          {failure}
-        </p>
-      )}
+      <ShellBanners />
       <aside class="sidebar">
         <ServerList />
       </aside>

@@ -119,6 +119,21 @@ export function createShellController(store: ShellStore): ShellController {
     clearTimeout(refreshTimer)
     refreshTimer = setTimeout(() => void loadServers(), REFRESH_MS)
   }
+  /** Only the newest read of the status counts: an older answer may arrive after it. */
+  let statusReads = 0
+  const takeStatus = (status: StatusResponse) => {
+    store.settingsProblem.value = status.settingsProblem ?? null
+  }
+  const loadStatus = async () => {
+    const read = ++statusReads
+    try {
+      const status = await api<StatusResponse>(token, '/status')
+      if (read === statusReads) takeStatus(status)
+    } catch {
+      // The stream says when Ferry is away, and a reconnection reads the status again.
+    }
+  }
+  let subscribedBefore = false
   const loadSessions = async () => {
     try {
       store.sessions.value = await api<SessionInfo[]>(token, '/sessions')
@@ -135,6 +150,9 @@ export function createShellController(store: ShellStore): ShellController {
       store.session.value = id
       showSessionInUrl(id, false)
       void loadServers()
+      // The first status came with the start; a daemon come back may have other settings.
+      if (subscribedBefore) void loadStatus()
+      subscribedBefore = true
     },
     onEvents(events) {
       // Before the cards render, so an App's frame loads while its card does.
@@ -142,6 +160,8 @@ export function createShellController(store: ShellStore): ShellController {
       transcript.apply(events)
       for (const listener of eventListeners) listener(events)
       let statusChanged = false
+      // The status says whether the problem is still there (a replay may bring one long fixed).
+      if (events.some((event) => event.type.startsWith('settings.'))) void loadStatus()
       for (const event of events) {
         if (event.type !== 'server.status') continue
         statusChanged = true
@@ -195,7 +215,7 @@ export function createShellController(store: ShellStore): ShellController {
     void stream.switchTo(id)
   }
 
-  return {
+  const controller: ShellController = {
     start() {
       // The stream opens once the token has proved good, so a refused token costs one request.
       void Promise.all([
@@ -203,6 +223,7 @@ export function createShellController(store: ShellStore): ShellController {
         api<StatusResponse>(token, '/status').catch(() => null),
       ]).then(([ok, status]) => {
         if (!ok || stopped) return
+        if (status !== null && statusReads === 0) takeStatus(status)
         void loadSessions()
         const chosen = sessionInUrl() ?? status?.defaultSession
         // Known before any event arrives, so the transcript is not remade when it is confirmed.
@@ -311,4 +332,5 @@ export function createShellController(store: ShellStore): ShellController {
       }
     },
   }
+  return controller
 }

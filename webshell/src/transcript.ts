@@ -1,7 +1,7 @@
 // Folds transcript events into the rows the tab shows: one card per call (request, confirmation,
-// progress, log messages and outcome together) and one line per notice, server status change,
-// prompt get, resource read or subscription and other log message, and keeps the questions still
-// waiting for an answer. Rows are replaced, never edited, when an event changes
+// progress, log messages and outcome together) and one line per notice, settings problem, server
+// status change, prompt get, resource read or subscription and other log message, and keeps the
+// questions still waiting for an answer. Rows are replaced, never edited, when an event changes
 // them, so an unchanged row can skip rendering; the row list itself grows in place because a
 // replay can bring tens of thousands of events.
 
@@ -21,6 +21,10 @@ import {
   type AppActivity,
   type AppOrigin,
 } from './app-rows.js'
+import {
+  SETTINGS_RECOVERED_TEXT,
+  settingsProblemText,
+} from '../../daemon/src/protocol/settings-says.js'
 import { entryOf, resolve, type InputEntry } from './inputs/input-entries.js'
 import {
   logEntry,
@@ -278,6 +282,20 @@ export class TranscriptModel {
           time: event.time,
           level: event.level,
           message: event.message,
+        })
+        return false
+      case 'settings.failed':
+      case 'settings.recovered':
+        this.rows.push({
+          kind: 'notice',
+          key: `n${event.seq}`,
+          seq: event.seq,
+          time: event.time,
+          level: event.type === 'settings.failed' ? 'error' : 'info',
+          message:
+            event.type === 'settings.failed'
+              ? settingsProblemText(event.problem)
+              : SETTINGS_RECOVERED_TEXT,
         })
         return false
       case 'grant.revoked':

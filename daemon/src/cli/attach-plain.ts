@@ -6,6 +6,7 @@
 import type { DisplayResult, TranscriptEvent } from '../protocol/index.js'
 import type { CliContext } from './context.js'
 import { appEventText } from './app-event-text.js'
+import { SETTINGS_RECOVERED_TEXT, settingsProblemText } from '../protocol/settings-says.js'
 import { StreamClient } from './stream-client.js'
 import { jsonText } from './terminal-text.js'
 
@@ -35,6 +36,10 @@ export function describeEvent(event: TranscriptEvent): string {
       return `${head} ${event.server} ${event.status}${event.error ? `: ${event.error}` : ''}`
     case 'notice':
       return `${head} ${event.level}: ${event.message}`
+    case 'settings.failed':
+      return `${head} ${settingsProblemText(event.problem)}`
+    case 'settings.recovered':
+      return `${head} ${SETTINGS_RECOVERED_TEXT}`
     case 'grant.revoked':
       return `${head} ${event.grantId} ${event.reason}${who}`
     case 'input.requested':

@@ -56,10 +56,9 @@ export async function serve(ctx: CliContext, options: ServeOptions): Promise<num
   }
   process.on('SIGTERM', onStop)
   process.on('SIGINT', onStop)
+  // Settings that cannot be read are logged and shown in every transcript by the reload itself.
   process.on('SIGHUP', () => {
-    live.daemon?.ferry.reload().catch((error: unknown) => {
-      live.daemon?.log({ kind: 'settings.reload_failed', error: (error as Error).message })
-    })
+    live.daemon?.ferry.reload().catch(() => {})
   })
   // The daemon's modules load only here: `status`, `stop` and `start` need none of them.
   const { runDaemon } = await import('../daemon/run-daemon.js')

@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client'
 import { resolve } from 'node:path'
 import { ApprovalStore, loadSettings, type LoadOptions } from '../config/index.js'
 import type { ServerConfig, Settings } from '../config/types.js'
-import { ErrorCode, FerryError, errorMessage } from '../errors.js'
+import { ErrorCode, FerryError } from '../errors.js'
 import type { Log } from '../log.js'
 import type { CallOptions, Connection } from '../mcp/connection.js'
 import { Pool } from '../mcp/pool.js'
@@ -27,6 +27,7 @@ import type {
 import type { ServerOfferings } from './offerings.js'
 import { AppDisplay } from './app-display.js'
 import { ResourceFollows } from './resource-follows.js'
+import { SettingsHealth } from './settings-health.js'
 import { Offerings } from './server-offerings.js'
 import { approvalsLapsed, pickAsShown, waitingEntries } from './workspace-approval.js'
 import {
@@ -72,6 +73,8 @@ export class Ferry {
   readonly apps: AppDisplay
   /** Ready servers' prompts, resources and templates, and the gets, reads and completions. */
   readonly offerings: Offerings
+  /** Whether the last reload could read the settings, and what was wrong when it could not. */
+  readonly settingsHealth: SettingsHealth
   private readonly pool: Pool
   private registryCache: RegistryEntry[] | undefined
   private readonly statusListeners = new Set<StatusListener>()
@@ -88,6 +91,7 @@ export class Ferry {
     settings: Settings,
   ) {
     this.settings = settings
+    this.settingsHealth = new SettingsHealth(options.log)
     this.observers = new ServerObservers((server, line, openCalls) => {
       for (const listener of this.logListeners) listener(server, line, openCalls)
     }, options.log)
@@ -138,10 +142,9 @@ export class Ferry {
       },
       onApprovalLapsed: (server, reason) => {
         options.log({ kind: 'workspace.approval_lapsed', server, reason })
-        // The reload makes the entry wait, visibly, and says why in every transcript.
-        this.oneAtATime(() => this.reload()).catch((error: unknown) =>
-          options.log({ kind: 'settings.reload_failed', error: errorMessage(error) }),
-        )
+        // The reload makes the entry wait, visibly, and says why in every transcript; one that
+        // fails is logged and told by the reload itself.
+        this.oneAtATime(() => this.reload()).catch(() => {})
       },
     })
   }
@@ -202,8 +205,20 @@ export class Ferry {
     })
   }
 
+  /**
+   * Reads the settings again and applies them. Settings that cannot be read change nothing: the
+   * problem is logged, told to every transcript of the workspace and kept in the status until a
+   * reload reads them, and the error is thrown for the caller.
+   */
   async reload(): Promise<ReloadResponse> {
-    const settings = await loadWithApprovals(this.options.load, this.approvals)
+    let settings: Settings
+    try {
+      settings = await loadWithApprovals(this.options.load, this.approvals)
+    } catch (error) {
+      this.settingsHealth.failed(error)
+      throw error
+    }
+    this.settingsHealth.read()
     const lapsed = approvalsLapsed(this.settings, settings)
     this.settings = settings
     const result = await this.pool.apply(settings)

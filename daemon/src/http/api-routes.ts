@@ -37,6 +37,7 @@ export interface ApiDeps {
     | 'defaultSession'
     | 'awaitingApproval'
     | 'filesWithoutServers'
+    | 'settingsProblem'
     | 'gateway'
   >
   /** The gateway's URL and open legacy sessions, for the status. */
@@ -62,6 +63,7 @@ export function apiRoutes(deps: ApiDeps): Hono {
       servers: { total: servers.length, ready: servers.filter((s) => s.status === 'ready').length },
       awaitingApproval: servers.filter((s) => s.status === 'awaiting_approval').map((s) => s.name),
       filesWithoutServers: catalog.settings.filesWithoutServers,
+      settingsProblem: catalog.settingsHealth.problem,
       gateway: {
         ...deps.gateway(),
         enabled: catalog.settings.gateway.enabled,

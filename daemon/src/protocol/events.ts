@@ -9,6 +9,7 @@ import type { GrantRevokedEvent } from './grants.js'
 import type { InputRequestedEvent, InputResolvedEvent } from './inputs.js'
 import type { ServerLogEvent } from './observe.js'
 import type { OfferingEvent } from './offerings.js'
+import type { SettingsFailedEvent, SettingsRecoveredEvent } from './settings.js'
 
 /** The model-visible result, exactly as the server returned it. */
 export type CallToolResult = Record<string, unknown> & { isError?: boolean }
@@ -128,6 +129,8 @@ export type TranscriptEventBody =
   | { type: 'call.task'; callId: string; taskId: string }
   | { type: 'server.status'; server: string; status: ServerStatus; error: string | null }
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string }
+  | SettingsFailedEvent
+  | SettingsRecoveredEvent
   | GrantRevokedEvent
   | InputRequestedEvent
   | InputResolvedEvent

@@ -9,6 +9,7 @@ import type { ServerLogLine } from './observe.js'
 import type { WorkspaceEntry } from './workspace.js'
 import type { ServerStatus } from './server-status.js'
 import type { CallToolResult } from './events.js'
+import type { SettingsProblem } from './settings.js'
 
 export type ProtocolEra = 'legacy' | 'modern'
 export type TransportKind = 'stdio' | 'streamable-http' | 'sse'
@@ -142,6 +143,11 @@ export interface StatusResponse {
   awaitingApproval: string[]
   /** Settings files that were read but gave no server, each with why. */
   filesWithoutServers: { file: string; reason: string }[]
+  /**
+   * Why the last reload could not read the settings, while no later reload has read them; the
+   * settings read before stay in force meanwhile. Null when the settings in force are the latest.
+   */
+  settingsProblem: SettingsProblem | null
   /** The gateway: its URL, whether it serves, its phase and the legacy sessions open. */
   gateway: { url: string; enabled: boolean; phase: 1 | 2 | 3; legacySessions: number }
 }
@@ -371,6 +377,14 @@ export {
   replayRefusal,
   type ReplayableMethod,
 } from './replay-methods.js'
+export {
+  settingsFailedSchema,
+  settingsProblemSchema,
+  settingsRecoveredSchema,
+  type SettingsFailedEvent,
+  type SettingsProblem,
+  type SettingsRecoveredEvent,
+} from './settings.js'
 export {
   loginOutcomeSchema,
   loginResponseSchema,

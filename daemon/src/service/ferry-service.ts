@@ -39,6 +39,7 @@ export type CatalogApi = Pick<
   | 'offerings'
   | 'onRegistryChange'
   | 'reload'
+  | 'settingsHealth'
   | 'workspaceEntries'
   | 'approveWorkspace'
   | 'signIn'

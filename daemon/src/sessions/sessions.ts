@@ -66,6 +66,11 @@ export class Sessions {
       toWorkspace({ type: 'server.status', server, status, error }),
     )
     ferry.onNotice((level, message) => toWorkspace({ type: 'notice', level, message }))
+    ferry.settingsHealth.on((problem) =>
+      toWorkspace(
+        problem === null ? { type: 'settings.recovered' } : { type: 'settings.failed', problem },
+      ),
+    )
     new ServerLogRouter(ferry, manager, workspace, this.runner, log)
   }
 

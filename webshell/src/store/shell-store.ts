@@ -15,6 +15,7 @@ import type {
   ServerInfo,
   SessionInfo,
   ServerStatus,
+  SettingsProblem,
   ToolInfo,
 } from '../../../daemon/src/protocol/index.js'
 import { LiveApps } from '../apps/live-apps.js'
@@ -37,6 +38,8 @@ export interface ShellStore {
   session: Signal<string | undefined>
   /** What went wrong loading, in words for the person. */
   failure: Signal<string | null>
+  /** Why the settings last asked for could not be read, until a reload reads them. */
+  settingsProblem: Signal<SettingsProblem | null>
   /** Ferry stopped answering: what is shown of servers and running calls may no longer be true. */
   daemonDown: ReadonlySignal<boolean>
   /** The servers list is from before Ferry went away and has not been read again since. */
@@ -63,6 +66,7 @@ export function createShellStore(token: string, session?: string): ShellStore {
     sessions: signal<SessionInfo[]>([]),
     session: signal(session),
     failure: signal<string | null>(null),
+    settingsProblem: signal<SettingsProblem | null>(null),
     daemonDown: computed(() => connection.value.state === 'reconnecting'),
     serversStale,
     transcript,

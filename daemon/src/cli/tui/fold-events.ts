@@ -9,6 +9,7 @@ import type {
 import { appEventText } from '../app-event-text.js'
 import { formatResult } from '../format.js'
 import { questionEndText, questionName } from '../input-view.js'
+import { SETTINGS_RECOVERED_TEXT, settingsProblemText } from '../../protocol/settings-says.js'
 
 export type CallState =
   | 'requested'
@@ -250,6 +251,20 @@ export function foldEvent(feed: FeedEntry[], event: TranscriptEvent): FeedEntry[
         key: `event-${event.seq}`,
         tone: event.level === 'info' ? 'dim' : event.level,
         text: event.message,
+      })
+    case 'settings.failed':
+      return appendEntry(feed, {
+        kind: 'line',
+        key: `event-${event.seq}`,
+        tone: 'error',
+        text: settingsProblemText(event.problem),
+      })
+    case 'settings.recovered':
+      return appendEntry(feed, {
+        kind: 'line',
+        key: `event-${event.seq}`,
+        tone: 'dim',
+        text: SETTINGS_RECOVERED_TEXT,
       })
     case 'app.message':
     case 'app.model_context':
