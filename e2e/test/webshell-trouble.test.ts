@@ -1,13 +1,14 @@
 // When something is wrong outside the tab, in a real browser at a desktop and a phone size: settings
 // a reload could not read show in a banner and in the transcript with file:line:column until a
-// reload reads them.
+// reload reads them, and while Ferry is not answering the tab says how to start it and comes back
+// on its own once it answers.
 
 import { writeFile } from 'node:fs/promises'
 import type { Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup, fixture } from '../../daemon/test/harness.js'
 import { startInProcess } from '../../daemon/test/in-process.js'
-import { openPage, useBrowser } from './browser.js'
+import { errorsBesidesDaemonAway, openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
 afterEach(cleanup)
@@ -71,6 +72,37 @@ describe('trouble outside the tab', () => {
       await banner.waitFor({ state: 'detached' })
     }
     expect(errors, errors.join('\n')).toEqual([])
+    await page.close()
+  })
+
+  it('says how to start Ferry while it is not answering, and reconnects on its own once it is back', async () => {
+    const settings = { mcpServers: { fx: fixture([]) } }
+    const first = await startInProcess(settings)
+    await first.waitForStatus('fx', 'ready')
+    const { page, errors } = await openPage(browser())
+    await page.setViewportSize(SIZES[0])
+    await page.goto(`${first.info.url}#token=${first.info.token}`)
+    await page.locator('[data-testid="connection"][data-state="live"]').waitFor()
+
+    await first.stop()
+    const away = page.getByTestId('daemon-away')
+    await away.waitFor()
+    expect(await away.textContent()).toBe(
+      'Ferry is not answering. If it stopped, start it again with ferry start in a terminal; ' +
+        'this tab keeps trying to reconnect and carries on once it answers.',
+    )
+    expect(await away.locator('code').textContent()).toBe('ferry start')
+    for (const size of SIZES) {
+      await page.setViewportSize(size)
+      expect(await inView(page, 'daemon-away', size)).toBe(true)
+    }
+
+    // Started again on the same state directory, it takes the same port; the tab finds it.
+    const second = await startInProcess(settings, { stateDir: first.stateDir })
+    expect(second.info.url).toBe(first.info.url)
+    await page.locator('[data-testid="connection"][data-state="live"]').waitFor()
+    await away.waitFor({ state: 'detached' })
+    expect(errorsBesidesDaemonAway(errors), errors.join('\n')).toEqual([])
     await page.close()
   })
 })

@@ -51,6 +51,9 @@ type Reply =
 
 const HISTORY_PAGE = 10_000
 
+/** Said of the daemon, its servers and running calls while it cannot be reached. */
+export const NOT_ANSWERING = 'Ferry is not answering'
+
 const REFUSED =
   'Ferry no longer accepts this tab’s token (it was renewed). Run `ferry open` for a new link.'
 
@@ -212,7 +215,7 @@ export class ShellStream {
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return this.fatal(REFUSED)
       if (error instanceof ApiError && error.status === 404) return this.fatal(error.message)
-      return this.retry('Ferry is not answering')
+      return this.retry(NOT_ANSWERING)
     }
     if (this.stopped) return
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:'

@@ -24,8 +24,7 @@ import { createNavStore, type NavStore } from './nav-store.js'
 import { createQuestionStore, type QuestionStore } from './question-store.js'
 import { createTranscriptStore, type TranscriptStore } from './transcript-store.js'
 
-/** Said of servers and running calls while the daemon is away. */
-export const NOT_ANSWERING = 'Ferry is not answering'
+export { NOT_ANSWERING } from '../stream.js'
 
 export interface ShellStore {
   token: string
