@@ -69,7 +69,10 @@ describe('finding one’s way in the WebShell', () => {
     await expect.poll(() => count.textContent()).toBe('12 tools')
 
     // One server: its tools only, and the pane says whose they are.
-    await page.getByTestId('server-other').getByRole('button', { name: 'other' }).click()
+    await page
+      .getByTestId('server-other')
+      .getByRole('button', { name: 'other', exact: true })
+      .click()
     await expect.poll(() => count.textContent()).toBe('6 tools')
     expect(await page.getByTestId('pane-scope').textContent()).toBe('other')
     const shown = await page
@@ -80,7 +83,7 @@ describe('finding one’s way in the WebShell', () => {
     expect(
       await page
         .getByTestId('server-other')
-        .getByRole('button', { name: 'other' })
+        .getByRole('button', { name: 'other', exact: true })
         .getAttribute('aria-pressed'),
     ).toBe('true')
     // Picking it again, or "All servers", shows every server again.
@@ -90,7 +93,7 @@ describe('finding one’s way in the WebShell', () => {
 
     // With one server picked, code loaded after the first screen waits at a gate, so a lazily
     // loaded pane shows its loading line until the gate opens.
-    await page.getByTestId('server-fx').getByRole('button', { name: 'fx' }).click()
+    await page.getByTestId('server-fx').getByRole('button', { name: 'fx', exact: true }).click()
     await expect.poll(() => count.textContent()).toBe('6 tools')
     const held: Route[] = []
     // Closed while a tab is opened; open while a pane's code loads, since a pane's chunk may ask
@@ -132,7 +135,7 @@ describe('finding one’s way in the WebShell', () => {
       await page.getByRole('tab', { name: label }).click()
       const pick = page.getByTestId('pane').getByTestId('pick-server')
       if ((await pick.count()) === 0) continue
-      await pick.getByRole('button', { name: 'other' }).click()
+      await pick.getByRole('button', { name: 'other', exact: true }).click()
       expect(await page.getByTestId('pane-scope').textContent()).toBe('other')
       expect(await page.getByTestId('pane').getAttribute('data-pane')).toBe(label.toLowerCase())
       await page.getByTestId('server-all').click()

@@ -25,7 +25,10 @@ async function openShell(
 }
 
 async function openPane(page: Page, server: string, pane: string): Promise<void> {
-  await page.getByTestId(`server-${server}`).getByRole('button', { name: server }).click()
+  await page
+    .getByTestId(`server-${server}`)
+    .getByRole('button', { name: server, exact: true })
+    .click()
   await page.getByTestId(`tab-${pane}`).click()
   await page.getByTestId(`${pane}-pane`).waitFor()
 }

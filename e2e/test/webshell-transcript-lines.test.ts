@@ -13,7 +13,10 @@ const browser = useBrowser()
 afterEach(cleanup)
 
 async function openPane(page: Page, server: string, pane: string): Promise<void> {
-  await page.getByTestId(`server-${server}`).getByRole('button', { name: server }).click()
+  await page
+    .getByTestId(`server-${server}`)
+    .getByRole('button', { name: server, exact: true })
+    .click()
   await page.getByTestId(`tab-${pane}`).click()
   await page.getByTestId(`${pane}-pane`).waitFor()
 }

@@ -1,6 +1,7 @@
 // The WebShell's frame: the store and controller made once per token and handed down through
-// context, then the layout (top bar, banners, servers, panes, the transcript at the centre with
-// its question bar). Without a token it says how to get one; a refused token gets a clear message.
+// context, then the layout (a skip link to the tool search, top bar, banners, servers, panes, the
+// transcript at the centre with its question bar). Without a token it says how to get one; a
+// refused token gets a clear message.
 
 import { useEffect, useState } from 'preact/hooks'
 import type { Connection } from './stream.js'
@@ -54,7 +55,7 @@ function ConnectionBadge() {
 }
 
 function Layout() {
-  const { store } = useShell()
+  const { store, controller } = useShell()
   const failure = store.failure.value
   if (failure !== null && store.servers.value === null) {
     return (
@@ -69,6 +70,18 @@ function Layout() {
   if (store.servers.value === null) return <main aria-busy="true">Loading…</main>
   return (
     <div class="shell">
+      {/* The first Tab stop, shown when focused: past the servers and panes to the search. */}
+      <a
+        class="skip-link"
+        href="#tool-search"
+        data-testid="skip-to-search"
+        onClick={(event) => {
+          event.preventDefault()
+          controller.focusToolSearch()
+        }}
+      >
+        Skip to tool search
+      </a>
       <header class="topbar">
         <h1>Ferry</h1>
         <SessionBar />

@@ -121,7 +121,12 @@ function ServerRow({
         </p>
       )}
       {server.transport === 'stdio' && (
-        <button type="button" disabled={stale} onClick={() => void showStderr()}>
+        <button
+          type="button"
+          disabled={stale}
+          aria-label={`Show stderr of ${server.name}`}
+          onClick={() => void showStderr()}
+        >
           Show stderr
         </button>
       )}
@@ -143,7 +148,12 @@ function ServerRow({
       {server.status !== 'disabled' &&
         server.status !== 'invalid' &&
         server.status !== 'awaiting_approval' && (
-          <button type="button" disabled={busy || stale} onClick={() => void reconnect()}>
+          <button
+            type="button"
+            disabled={busy || stale}
+            aria-label={`${busy ? 'Reconnecting' : 'Reconnect'} ${server.name}`}
+            onClick={() => void reconnect()}
+          >
             {busy ? 'Reconnecting…' : 'Reconnect'}
           </button>
         )}

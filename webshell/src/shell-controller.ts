@@ -23,6 +23,7 @@ import type { OpenResource } from './panes/resource-request.js'
 import { watchQuestionKeys } from './questions/question-guard.js'
 import type { ShellStore } from './store/shell-store.js'
 import { ShellStream, type AppChannel, type ServerFeed, type ServerFeedMessage } from './stream.js'
+import { watchSearchKey } from './search-key.js'
 import { randomHex } from './tab-label.js'
 import { sessionInUrl, showSessionInUrl } from './token.js'
 
@@ -41,6 +42,8 @@ export interface ShellController {
   finishSignIn(name: string): Promise<LoginOutcome>
   /** The last lines a server wrote to stderr. */
   serverLogs(name: string): Promise<string[]>
+  /** Shows the Tools pane and puts focus in its search. */
+  focusToolSearch(): void
   loadSessions(): Promise<void>
   switchSession(id: string, push: boolean): Promise<void>
   createSession(name: string): Promise<void>
@@ -244,6 +247,7 @@ export function createShellController(store: ShellStore): ShellController {
       window.addEventListener('pagehide', leaving)
       cleanups.push(
         watchQuestionKeys(document),
+        watchSearchKey(document, () => controller.focusToolSearch()),
         () => window.removeEventListener('popstate', onPopState),
         () => dark.removeEventListener('change', followTheme),
         () => window.removeEventListener('pagehide', leaving),
@@ -281,6 +285,12 @@ export function createShellController(store: ShellStore): ShellController {
     },
     async serverLogs(name) {
       return (await api<LogsResponse>(token, `/servers/${encodeURIComponent(name)}/logs`)).lines
+    },
+    focusToolSearch() {
+      batch(() => {
+        store.nav.pane.value = 'tools'
+        store.nav.searchWanted.value = true
+      })
     },
     async createSession(name) {
       const created = await api<SessionInfo>(token, '/sessions', 'POST', { name })

@@ -145,6 +145,14 @@ export function ToolsPane({ server }: PaneProps) {
   const index = useMemo(() => indexTools(tools), [tools])
   const rows = useMemo(() => filterTools(index, query), [index, query])
   const scroller = useRef<HTMLDivElement>(null)
+  const search = useRef<HTMLInputElement>(null)
+  const searchWanted = store.nav.searchWanted.value
+  // Asked for by the skip link or `/`, also when this pane has just been shown for it.
+  useEffect(() => {
+    if (!searchWanted || search.current === null) return
+    search.current.focus()
+    store.nav.searchWanted.value = false
+  }, [searchWanted, store])
   const focused = useRef<string | null>(null)
   const [focusTarget, setFocusTarget] = useState<number | null>(null)
   const [rem] = useState(remPx)
@@ -239,6 +247,8 @@ export function ToolsPane({ server }: PaneProps) {
   return (
     <section class="panel tools-panel" aria-label="Tools">
       <input
+        ref={search}
+        id="tool-search"
         type="search"
         class="tool-search"
         placeholder="Search tools"

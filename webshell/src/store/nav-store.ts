@@ -12,6 +12,8 @@ export interface NavStore {
   pane: Signal<PaneId>
   /** A resource the Resources pane is asked to show (from a link or embedded resource). */
   resource: Signal<ResourceRequest | null>
+  /** The tool search is asked for focus (the skip link, `/`); the Tools pane gives it and clears this. */
+  searchWanted: Signal<boolean>
 }
 
 export function createNavStore(): NavStore {
@@ -19,5 +21,6 @@ export function createNavStore(): NavStore {
     server: signal<string | null>(null),
     pane: signal<PaneId>('tools'),
     resource: signal<ResourceRequest | null>(null),
+    searchWanted: signal(false),
   }
 }
