@@ -1,6 +1,7 @@
 // Getting around the WebShell, in a real browser at a desktop and a phone size, with seven servers
-// listed: the first Tab stop skips to the tool search and `/` goes there too (not while typing), and
-// each server's buttons say which server they act on.
+// listed: the first Tab stop skips to the tool search and `/` goes there too (not while typing),
+// each server's buttons say which server they act on, and the palette the person picks is kept
+// across loads.
 
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -14,6 +15,10 @@ const SIZES = [
   { width: 1280, height: 800 },
   { width: 390, height: 844 },
 ] as const
+
+/** The page's background in each palette (`--bg`). */
+const LIGHT = 'rgb(255, 255, 255)'
+const DARK = 'rgb(13, 17, 23)'
 
 const SERVERS = ['fx', 'alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot']
 
@@ -94,6 +99,41 @@ describe('getting around the WebShell', () => {
       expect(await focused(page)).not.toBe('tool-search')
       await echo.locator('.tool-toggle').click()
     }
+    expect(errors, errors.join('\n')).toEqual([])
+    await page.close()
+  })
+
+  it('switches between light, dark and the system palette, and keeps the choice across loads', async () => {
+    const { page, errors } = await openPage(browser())
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor)
+    const theme = page.getByTestId('theme')
+    const reload = async () => {
+      await page.reload()
+      await page.locator('[data-testid="connection"][data-state="live"]').waitFor()
+    }
+    await page.setViewportSize(SIZES[0])
+    await page.emulateMedia({ colorScheme: 'light' })
+    await open(page)
+    expect(await theme.inputValue()).toBe('system')
+    expect(await background()).toBe(LIGHT)
+    await theme.selectOption('dark')
+    expect(await background()).toBe(DARK)
+    await reload()
+    expect(await theme.inputValue()).toBe('dark')
+    expect(await background()).toBe(DARK)
+
+    // At the phone size too, light wins over a dark system, and the system's is followed again
+    // once chosen.
+    await page.setViewportSize(SIZES[1])
+    expect(await theme.isVisible()).toBe(true)
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await theme.selectOption('light')
+    expect(await background()).toBe(LIGHT)
+    await theme.selectOption('system')
+    expect(await background()).toBe(DARK)
+    await reload()
+    expect(await theme.inputValue()).toBe('system')
+    expect(await background()).toBe(DARK)
     expect(errors, errors.join('\n')).toEqual([])
     await page.close()
   })

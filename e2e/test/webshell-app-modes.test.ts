@@ -420,6 +420,16 @@ describe('App display modes in the WebShell', () => {
     expect((await hostContext(app)).theme).toBe('dark')
     expect((await hostContext(app)).styles?.variables?.['--color-text-primary']).toBe(dark.text)
 
+    // Light picked in the top bar wins over the dark OS, for the App too; the system's again after.
+    const theme = page.getByTestId('theme')
+    await theme.selectOption('light')
+    await expect.poll(async () => (await hostContext(app)).theme).toBe('light')
+    expect((await hostContext(app)).styles?.variables?.['--color-background-primary']).toBe(
+      light.background,
+    )
+    await theme.selectOption('system')
+    await expect.poll(async () => (await hostContext(app)).theme).toBe('dark')
+
     // Another window size: the container's new width reaches the App.
     const before = context.containerDimensions?.width ?? 0
     await page.setViewportSize({ width: 1000, height: 720 })

@@ -14,6 +14,7 @@ import { ShellBanners } from './ShellBanners.js'
 import { createShellController } from './shell-controller.js'
 import { ShellContext, useShell, type Shell } from './store/shell-context.js'
 import { createShellStore } from './store/shell-store.js'
+import { ThemePicker } from './ThemePicker.js'
 import { sessionInUrl } from './token.js'
 import { LiveTranscript } from './Transcript.js'
 
@@ -87,6 +88,7 @@ function Layout() {
         <SessionBar />
         <ServerSummary />
         <ConnectionBadge />
+        <ThemePicker />
       </header>
       <ShellBanners />
       <aside class="sidebar">

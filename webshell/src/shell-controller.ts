@@ -2,7 +2,7 @@
 // the session over the stream, and sends calls, answers and cancels. It is the only writer of the
 // store's daemon-backed signals; components call its actions.
 
-import { batch } from '@preact/signals'
+import { batch, effect } from '@preact/signals'
 import type {
   ConfirmationOutcome,
   InputAnswer,
@@ -25,6 +25,7 @@ import type { ShellStore } from './store/shell-store.js'
 import { ShellStream, type AppChannel, type ServerFeed, type ServerFeedMessage } from './stream.js'
 import { watchSearchKey } from './search-key.js'
 import { randomHex } from './tab-label.js'
+import { applyTheme, shownTheme, type ThemeChoice } from './theme-choice.js'
 import { sessionInUrl, showSessionInUrl } from './token.js'
 
 export interface ShellController {
@@ -44,6 +45,8 @@ export interface ShellController {
   serverLogs(name: string): Promise<string[]>
   /** Shows the Tools pane and puts focus in its search. */
   focusToolSearch(): void
+  /** Shows the page (and its Apps) in `choice`, kept for the next load. */
+  setTheme(choice: ThemeChoice): void
   loadSessions(): Promise<void>
   switchSession(id: string, push: boolean): Promise<void>
   createSession(name: string): Promise<void>
@@ -238,10 +241,10 @@ export function createShellController(store: ShellStore): ShellController {
         if (wanted !== undefined) void switchSession(wanted, false)
       }
       window.addEventListener('popstate', onPopState)
-      // Apps follow the page's theme, which follows the OS.
+      // Apps follow the page's theme: the person's choice, else the OS's.
       const dark = window.matchMedia('(prefers-color-scheme: dark)')
-      const followTheme = () => apps.setTheme(dark.matches ? 'dark' : 'light')
-      followTheme()
+      const followTheme = () => apps.setTheme(shownTheme(store.theme.value, dark.matches))
+      const stopFollowing = effect(followTheme)
       dark.addEventListener('change', followTheme)
       const leaving = () => apps.leaving()
       window.addEventListener('pagehide', leaving)
@@ -249,6 +252,7 @@ export function createShellController(store: ShellStore): ShellController {
         watchQuestionKeys(document),
         watchSearchKey(document, () => controller.focusToolSearch()),
         () => window.removeEventListener('popstate', onPopState),
+        stopFollowing,
         () => dark.removeEventListener('change', followTheme),
         () => window.removeEventListener('pagehide', leaving),
       )
@@ -291,6 +295,11 @@ export function createShellController(store: ShellStore): ShellController {
         store.nav.pane.value = 'tools'
         store.nav.searchWanted.value = true
       })
+    },
+    setTheme(choice) {
+      // The page first: Apps are given its colours as drawn.
+      applyTheme(choice)
+      store.theme.value = choice
     },
     async createSession(name) {
       const created = await api<SessionInfo>(token, '/sessions', 'POST', { name })

@@ -20,6 +20,7 @@ import type {
 } from '../../../daemon/src/protocol/index.js'
 import { LiveApps } from '../apps/live-apps.js'
 import type { Connection } from '../stream.js'
+import { storedTheme, type ThemeChoice } from '../theme-choice.js'
 import { createNavStore, type NavStore } from './nav-store.js'
 import { createQuestionStore, type QuestionStore } from './question-store.js'
 import { createTranscriptStore, type TranscriptStore } from './transcript-store.js'
@@ -39,6 +40,8 @@ export interface ShellStore {
   failure: Signal<string | null>
   /** Why the settings last asked for could not be read, until a reload reads them. */
   settingsProblem: Signal<SettingsProblem | null>
+  /** The palette the person chose; `system` follows the OS. */
+  theme: Signal<ThemeChoice>
   /** Ferry stopped answering: what is shown of servers and running calls may no longer be true. */
   daemonDown: ReadonlySignal<boolean>
   /** The servers list is from before Ferry went away and has not been read again since. */
@@ -66,6 +69,7 @@ export function createShellStore(token: string, session?: string): ShellStore {
     session: signal(session),
     failure: signal<string | null>(null),
     settingsProblem: signal<SettingsProblem | null>(null),
+    theme: signal(storedTheme()),
     daemonDown: computed(() => connection.value.state === 'reconnecting'),
     serversStale,
     transcript,
