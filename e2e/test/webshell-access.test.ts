@@ -1,8 +1,10 @@
 // Getting around the WebShell, in a real browser at a desktop and a phone size, with seven servers
 // listed: the first Tab stop skips to the tool search and `/` goes there too (not while typing),
-// each server's buttons say which server they act on, and the palette the person picks is kept
-// across loads.
+// each server's buttons say which server they act on, the palette the person picks is kept across
+// loads, and axe finds nothing wrong with a tool form open and a confirmation waiting.
 
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cleanup, fixture } from '../../daemon/test/harness.js'
@@ -134,6 +136,49 @@ describe('getting around the WebShell', () => {
     await reload()
     expect(await theme.inputValue()).toBe('system')
     expect(await background()).toBe(DARK)
+    expect(errors, errors.join('\n')).toEqual([])
+    await page.close()
+  })
+
+  it('has no axe violations with servers listed, a tool form open and a confirmation waiting', async () => {
+    const { page, errors } = await openPage(browser())
+    await page.setViewportSize(SIZES[0])
+    await open(page)
+    await page.getByTestId('server-fx').locator('.server-pick').click()
+    const echo = page.locator('[data-tool="mcp_fx_echo"]')
+    await echo.locator('.tool-toggle').click()
+    await echo.getByTestId('tool-form').waitFor()
+    const call = daemon.cli(['call', 'mcp_fx_slow', '{"steps":1,"delayMs":5}'])
+    const ask = page.getByTestId('question-bar').getByTestId('confirmation')
+    await ask.waitFor()
+    // Evaluated through the debugging protocol: the page's CSP rightly refuses a script tag.
+    await page.evaluate(
+      await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'),
+    )
+    // Each size in one of the two palettes.
+    for (const [size, colorScheme] of [
+      [SIZES[0], 'light'],
+      [SIZES[1], 'dark'],
+    ] as const) {
+      await page.setViewportSize(size)
+      await page.emulateMedia({ colorScheme })
+      const violations = await page.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run(options: object): Promise<AxeResults> } })
+          .axe
+        interface AxeResults {
+          violations: { id: string; help: string; nodes: { target: unknown[] }[] }[]
+        }
+        const results = await axe.run({ resultTypes: ['violations'] })
+        return results.violations.map((violation) => ({
+          id: violation.id,
+          help: violation.help,
+          targets: violation.nodes.map((node) => JSON.stringify(node.target)),
+        }))
+      })
+      expect(violations, `${size.width}×${size.height}, ${colorScheme}`).toEqual([])
+    }
+    await ask.getByRole('button', { name: 'Deny' }).click()
+    expect((await call).code).not.toBe(0)
     expect(errors, errors.join('\n')).toEqual([])
     await page.close()
   })
