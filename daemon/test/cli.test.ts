@@ -575,6 +575,10 @@ describe('ferry reload', () => {
     const status = async () =>
       ((await (await daemon.api('/status')).json()) as StatusResponse).settingsProblem
     expect(await status()).toEqual(problem)
+    expect((await daemon.cli(['status'])).stdout).toContain(
+      `\nSettings not applied: ${problem.message}. Ferry keeps the settings it read before; ` +
+        'fix the file and run `ferry reload`.\n',
+    )
     const logged = await readJsonLines(join(daemon.stateDir, 'daemon.log'))
     expect(logged.filter((entry) => entry.kind === 'settings.reload_failed')).toMatchObject([
       { error: problem.message, file: daemon.configPath, line: 3, column: 3 },

@@ -12,6 +12,7 @@ import { readRuntimeFile, type RuntimeInfo } from '../daemon/runtime-file.js'
 import type { DaemonHandle } from '../daemon/run-daemon.js'
 import { ensurePrivateDir } from '../daemon/state-dir.js'
 import type { StatusResponse } from '../protocol/index.js'
+import { settingsProblemText } from '../protocol/settings-says.js'
 import { closedPipe, type CliContext } from './context.js'
 import { connectDaemon, notRunning } from './daemon-client.js'
 import { jsonText } from './terminal-text.js'
@@ -216,6 +217,7 @@ export async function status(ctx: CliContext, json: boolean): Promise<number> {
   ctx.out(
     `Settings: ${body.usingDemo ? 'none found; running the bundled demo server' : body.settingsFiles.join(', ')}`,
   )
+  if (body.settingsProblem !== null) ctx.out(settingsProblemText(body.settingsProblem))
   ctx.out(`Servers: ${body.servers.ready}/${body.servers.total} ready`)
   ctx.out(
     body.gateway.enabled
