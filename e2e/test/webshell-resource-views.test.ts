@@ -45,7 +45,10 @@ afterAll(async () => {
 /** The Resources pane of the fixture server, with `uri` read and shown. */
 async function read(uri: string) {
   if ((await page.getByTestId('resources-pane').count()) === 0) {
-    await page.getByTestId('server-views').getByRole('button', { name: 'views' }).click()
+    await page
+      .getByTestId('server-views')
+      .getByRole('button', { name: 'views', exact: true })
+      .click()
     await page.getByTestId('tab-resources').click()
     await page.getByTestId('resources-pane').waitFor()
   }
