@@ -316,8 +316,39 @@ describe('questions from the fixture servers, in both eras', () => {
       stopReason: 'endTurn',
     })
     expect(await resolvedOf(tab, input.inputId)).toMatchObject({
-      reply: { text: 'Hello, fixture', model: 'human' },
+      reply: { text: 'Hello, fixture', model: 'human', stopReason: 'endTurn' },
       client: { label: 'the tab' },
+    })
+    tab.ws.close()
+  })
+
+  it('sends the server the model name and stop reason a person set on a sampling reply', async () => {
+    const tab = await answerer(daemon)
+    const { callId } = await startCall(tab, 'mcp_new_ask_person', { kind: 'sampling' })
+    const input = await nextInput(tab, callId)
+    const refused = await answerInput(tab, input.inputId, {
+      action: 'accept',
+      content: { text: 'Hello', stopReason: '' },
+    })
+    expect(refused).toMatchObject({
+      ok: false,
+      error: {
+        code: 'invalid_input_answer',
+        message: expect.stringContaining('content/stopReason: expected a non-empty stop reason'),
+      },
+    })
+    await answerInput(tab, input.inputId, {
+      action: 'accept',
+      content: { text: 'Hello', model: 'person-1', stopReason: 'maxTokens' },
+    })
+    expect(receivedOf((await endOf(tab, callId)).text)).toEqual({
+      role: 'assistant',
+      content: { type: 'text', text: 'Hello' },
+      model: 'person-1',
+      stopReason: 'maxTokens',
+    })
+    expect(await resolvedOf(tab, input.inputId)).toMatchObject({
+      reply: { text: 'Hello', model: 'person-1', stopReason: 'maxTokens' },
     })
     tab.ws.close()
   })

@@ -286,13 +286,16 @@ export {
   inputKindSchema,
   inputRequestedSchema,
   inputResolvedSchema,
+  samplingReplySchema,
   samplingRequestSchema,
+  STOP_REASONS,
   type InputAction,
   type InputAnswer,
   type InputAnswerResponse,
   type InputKind,
   type InputRequestedEvent,
   type InputResolvedEvent,
+  type SamplingReply,
   type SamplingRequest,
 } from './inputs.js'
 export {

@@ -56,15 +56,39 @@ export const inputResolvedSchema = z.object({
   action: inputActionSchema,
   /** `accept` of a form: the content sent to the server (a `format: password` field is redacted). */
   content: z.record(z.string(), z.unknown()).optional(),
-  /** `accept` of a sampling request: the reply sent in the model's place. */
-  reply: z.object({ text: z.string(), model: z.string() }).optional(),
+  /**
+   * `accept` of a sampling request: the reply sent in the model's place, with the model name and
+   * stop reason it was sent under (`stopReason` is absent in transcripts written before it was kept).
+   */
+  reply: z
+    .object({ text: z.string(), model: z.string(), stopReason: z.string().optional() })
+    .optional(),
   reason: z.string().optional(),
 })
 export type InputResolvedEvent = z.infer<typeof inputResolvedSchema>
 
+/** MCP's stop reasons; a reply may give another (MCP allows any string). */
+export const STOP_REASONS = ['endTurn', 'stopSequence', 'maxTokens'] as const
+
+/**
+ * The `content` of a sampling accept: the reply's text, and the model name (default `human`) and
+ * stop reason (default `endTurn`) the server receives with it.
+ */
+export const samplingReplySchema = z.strictObject({
+  text: z.string({ error: 'expected the reply text (a string)' }),
+  model: z.string().min(1, { error: 'expected a non-empty model name' }).optional(),
+  stopReason: z
+    .string()
+    .min(1, {
+      error: `expected a non-empty stop reason (${STOP_REASONS.join(', ')}, or another word)`,
+    })
+    .optional(),
+})
+export type SamplingReply = z.infer<typeof samplingReplySchema>
+
 /**
  * Body of `POST /api/inputs/{id}/answer`, and the fields of the stream's `answer_input` command.
- * `content` of a form accept is the form's values; of a sampling accept `{ text, model? }`.
+ * `content` of a form accept is the form's values; of a sampling accept a `SamplingReply`.
  */
 export const inputAnswerSchema = z.object({
   action: inputActionSchema,

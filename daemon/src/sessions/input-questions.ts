@@ -8,10 +8,14 @@ import type {
   CreateMessageResult,
   ElicitResult,
 } from '@modelcontextprotocol/client'
-import { z } from 'zod'
 import { ErrorCode, FerryError } from '../errors.js'
 import type { ElicitQuestion, UrlQuestion } from '../mcp/call-asker.js'
-import type { InputAnswer, InputRequestedEvent, InputResolvedEvent } from '../protocol/index.js'
+import {
+  samplingReplySchema,
+  type InputAnswer,
+  type InputRequestedEvent,
+  type InputResolvedEvent,
+} from '../protocol/index.js'
 import type { SchemaValidator } from '../tools/schema-validator.js'
 
 export type InputQuestion =
@@ -24,6 +28,9 @@ export const REDACTED = '[redacted]'
 
 /** The model name a person's sampling reply is sent under unless they name one. */
 export const HUMAN_MODEL = 'human'
+
+/** The stop reason a person's sampling reply is sent with unless they give one. */
+export const DEFAULT_STOP_REASON = 'endTurn'
 
 type Properties = Record<string, Record<string, unknown>>
 
@@ -126,11 +133,6 @@ export interface CheckedAnswer {
   recorded: Pick<InputResolvedEvent, 'content' | 'reply'>
 }
 
-const samplingReply = z.strictObject({
-  text: z.string({ error: 'expected the reply text (a string)' }),
-  model: z.string().min(1, { error: 'expected a non-empty model name' }).optional(),
-})
-
 function refuse(message: string): never {
   throw new FerryError(ErrorCode.InvalidInputAnswer, message)
 }
@@ -153,21 +155,18 @@ export function checkAccept(
       }
       return { result: { action: 'accept' }, recorded: {} }
     case 'sampling': {
-      const parsed = samplingReply.safeParse(content ?? {})
+      const parsed = samplingReplySchema.safeParse(content ?? {})
       if (!parsed.success) {
         const issue = parsed.error.issues[0]
         const path = ['content', ...(issue?.path ?? []).map(String)].join('/')
-        refuse(`${path}: ${issue?.message ?? 'invalid'}; a reply is { "text": "…", "model"?: "…" }`)
+        refuse(
+          `${path}: ${issue?.message ?? 'invalid'}; a reply is { "text": "…", "model"?: "…", "stopReason"?: "…" }`,
+        )
       }
-      const { text, model = HUMAN_MODEL } = parsed.data
+      const { text, model = HUMAN_MODEL, stopReason = DEFAULT_STOP_REASON } = parsed.data
       return {
-        result: {
-          role: 'assistant',
-          content: { type: 'text', text },
-          model,
-          stopReason: 'endTurn',
-        },
-        recorded: { reply: { text, model } },
+        result: { role: 'assistant', content: { type: 'text', text }, model, stopReason },
+        recorded: { reply: { text, model, stopReason } },
       }
     }
     case 'form': {

@@ -36,9 +36,17 @@ export function InputLine({ input }: { input: InputEntry }): JSX.Element {
         <span data-testid="input-resolution">{resolutionText(resolution)}</span>
       )}
       {resolution?.reply !== undefined && (
-        <pre class="input-reply-text" data-testid="input-reply-sent">
-          {resolution.reply.text}
-        </pre>
+        <>
+          <pre class="input-reply-text" data-testid="input-reply-sent">
+            {resolution.reply.text}
+          </pre>
+          <span class="who" data-testid="input-reply-sent-as">
+            Sent as model {resolution.reply.model}
+            {resolution.reply.stopReason === undefined
+              ? ''
+              : `, stop reason ${resolution.reply.stopReason}`}
+          </span>
+        </>
       )}
     </div>
   )

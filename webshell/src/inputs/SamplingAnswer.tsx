@@ -1,10 +1,16 @@
 // Sampling: the conversation a server wants a model to continue, shown with its system prompt,
 // model preferences and token limit, and a reply the person writes (or edits from the suggested
-// one) and sends in the model's place, or declines.
+// one) and sends in the model's place, with the model name and stop reason the server is told, or
+// declines.
 
 import type { JSX } from 'preact'
 import { useState } from 'preact/hooks'
-import type { InputAnswer, SamplingRequest } from '../../../daemon/src/protocol/index.js'
+import type {
+  InputAnswer,
+  SamplingReply,
+  SamplingRequest,
+  STOP_REASONS,
+} from '../../../daemon/src/protocol/index.js'
 import { AnswerButton } from '../questions/AnswerButton.js'
 import type { InputEntry } from './input-entries.js'
 import { RefuseButtons } from './RefuseButtons.js'
@@ -17,6 +23,13 @@ export function contentText(content: unknown): string {
   if (part.type === 'text' && typeof part.text === 'string') return part.text
   const mime = typeof part.mimeType === 'string' ? `, ${part.mimeType}` : ''
   return `[${typeof part.type === 'string' ? part.type : 'content'}${mime}]`
+}
+
+/** MCP's stop reasons, offered as suggestions: any other word may be typed. */
+const STOP_REASON_TEXT: Record<(typeof STOP_REASONS)[number], string> = {
+  endTurn: 'the reply is complete',
+  stopSequence: 'a stop sequence ended it',
+  maxTokens: 'the token limit cut it',
 }
 
 function Preferences({ preferences }: { preferences: Record<string, unknown> }): JSX.Element {
@@ -97,12 +110,20 @@ export function SamplingAnswer(props: {
 }): JSX.Element {
   const sampling = props.input.sampling ?? { messages: [] }
   const [reply, setReply] = useState(sampling.suggestedReply ?? '')
+  const [model, setModel] = useState('')
+  const [stopReason, setStopReason] = useState('endTurn')
   const [empty, setEmpty] = useState(false)
   const replyId = `input-reply-${props.input.inputId}`
   const submit = (event: Event): void => {
     event.preventDefault()
     if (reply.trim() === '') return setEmpty(true)
-    void props.send({ action: 'accept', content: { text: reply } })
+    // Left empty, the daemon's defaults go: model "human", stop reason endTurn.
+    const content: SamplingReply = {
+      text: reply,
+      ...(model.trim() === '' ? {} : { model: model.trim() }),
+      ...(stopReason.trim() === '' ? {} : { stopReason: stopReason.trim() }),
+    }
+    void props.send({ action: 'accept', content })
   }
   return (
     <form class="input-sampling" data-testid="input-sampling" noValidate onSubmit={submit}>
@@ -134,6 +155,33 @@ export function SamplingAnswer(props: {
           Write a reply, or decline.
         </p>
       )}
+      <div class="input-reply-meta">
+        <label>
+          Model name
+          <input
+            data-testid="input-reply-model"
+            placeholder="human"
+            value={model}
+            onInput={(event) => setModel(event.currentTarget.value)}
+          />
+        </label>
+        <label>
+          Stop reason
+          <input
+            data-testid="input-reply-stop"
+            list={`${replyId}-stops`}
+            value={stopReason}
+            onInput={(event) => setStopReason(event.currentTarget.value)}
+          />
+          <datalist id={`${replyId}-stops`}>
+            {Object.entries(STOP_REASON_TEXT).map(([reason, text]) => (
+              <option key={reason} value={reason}>
+                {text}
+              </option>
+            ))}
+          </datalist>
+        </label>
+      </div>
       <div class="sf-actions">
         <AnswerButton type="submit" armed={props.armed} disabled={props.sending}>
           Send reply

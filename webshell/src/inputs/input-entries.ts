@@ -16,7 +16,7 @@ export interface InputResolution {
   by: ClientRef | null
   reason?: string
   content?: Record<string, unknown>
-  reply?: { text: string; model: string }
+  reply?: InputResolvedEvent['reply']
 }
 
 export interface InputEntry {
