@@ -21,6 +21,7 @@ import type {
 import { LiveApps } from '../apps/live-apps.js'
 import type { Connection } from '../stream.js'
 import { storedTheme, type ThemeChoice } from '../theme-choice.js'
+import { createFilterStore, type FilterStore } from './filter-store.js'
 import { createNavStore, type NavStore } from './nav-store.js'
 import { createQuestionStore, type QuestionStore } from './question-store.js'
 import { createTranscriptStore, type TranscriptStore } from './transcript-store.js'
@@ -47,6 +48,8 @@ export interface ShellStore {
   /** The servers list is from before Ferry went away and has not been read again since. */
   serversStale: Signal<boolean>
   transcript: TranscriptStore
+  /** The event kinds hidden from the transcript. */
+  filter: FilterStore
   questions: QuestionStore
   /** The MCP Apps on screen. */
   apps: LiveApps
@@ -73,6 +76,7 @@ export function createShellStore(token: string, session?: string): ShellStore {
     daemonDown: computed(() => connection.value.state === 'reconnecting'),
     serversStale,
     transcript,
+    filter: createFilterStore(),
     questions: createQuestionStore(transcript),
     apps: new LiveApps(),
     nav: createNavStore(),
