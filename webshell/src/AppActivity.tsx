@@ -2,6 +2,7 @@
 // (which no model reads: Ferry drives none) and the pages it opened, files it saved and its logs.
 
 import type { AppActivity as Activity } from './app-rows.js'
+import { clock } from './format.js'
 
 export function AppActivity({ activity }: { activity: Activity | null }) {
   if (activity === null) return null
@@ -23,8 +24,7 @@ export function AppActivity({ activity }: { activity: Activity | null }) {
               data-testid="app-activity"
               data-event={line.event}
             >
-              <time dateTime={line.time}>{new Date(line.time).toLocaleTimeString()}</time> App{' '}
-              {line.text}
+              <time dateTime={line.time}>{clock(line.time)}</time> App {line.text}
             </li>
           ))}
         </ul>

@@ -8,6 +8,7 @@ import { callerLabel } from './app-rows.js'
 import { AppActivity } from './AppActivity.js'
 import { AppFrame } from './apps/AppFrame.js'
 import { LogLines } from './EventLine.js'
+import { clock } from './format.js'
 import { InputLine } from './inputs/InputLine.js'
 import { answerSaid } from '../../daemon/src/protocol/confirmation-answers.js'
 import { ResultView } from './result/ResultView.js'
@@ -148,8 +149,7 @@ export function CallCard({ row }: { row: CallRow }) {
         </span>
         <span class="who" data-testid="call-client" data-parent-call-id={row.origin?.parentCallId}>
           {' '}
-          by {callerLabel(row)} at{' '}
-          <time dateTime={row.time}>{new Date(row.time).toLocaleTimeString()}</time>
+          by {callerLabel(row)} at <time dateTime={row.time}>{clock(row.time)}</time>
         </span>
       </header>
       <details class="arguments">

@@ -3,12 +3,9 @@
 // who says them), a stored body shown only when opened, and a way to the resource.
 
 import { useState } from 'preact/hooks'
+import { clock } from './format.js'
 import { useShell } from './store/shell-context.js'
 import type { EventLineRow, LogEntry } from './transcript-lines.js'
-
-function clock(time: string): string {
-  return new Date(time).toLocaleTimeString()
-}
 
 export function EventLine({ row }: { row: EventLineRow }) {
   const { controller } = useShell()

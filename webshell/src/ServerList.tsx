@@ -8,6 +8,7 @@
 import { useState } from 'preact/hooks'
 import type { ServerInfo } from '../../daemon/src/protocol/index.js'
 import { ApprovalDetails } from './ApprovalDetails.js'
+import { count } from './format.js'
 import { useShell } from './store/shell-context.js'
 import { NOT_ANSWERING } from './store/shell-store.js'
 
@@ -97,7 +98,7 @@ function ServerRow({
         </span>
       )}
       {server.protocolVersion !== null && ` ${server.protocolVersion} (${server.era})`}
-      {!stale && server.status === 'ready' && ` · ${server.toolCount} tools`}
+      {!stale && server.status === 'ready' && ` · ${count(server.toolCount, 'tool')}`}
       {stale && (
         <p class="server-stale" data-testid="server-stale">
           {NOT_ANSWERING}; last known {server.status}.

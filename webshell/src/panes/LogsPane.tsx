@@ -8,6 +8,7 @@ import type {
   LogLevelResponse,
   ServerLogLine,
 } from '../../../daemon/src/protocol/index.js'
+import { clock } from '../format.js'
 import { toJson } from '../result/content.js'
 import { clip } from '../result/media.js'
 import { createLogsStore, type LogsStore } from './logs-store.js'
@@ -126,7 +127,9 @@ function LogLine({ line }: { line: ServerLogLine }): JSX.Element {
   if (line.source === 'stderr') {
     return (
       <li class="log-line log-stderr" data-testid="log-line" data-source="stderr">
-        <time class="log-time">{clock(line.time)}</time>
+        <time class="log-time" dateTime={line.time}>
+          {clock(line.time)}
+        </time>
         <span class="log-source">stderr</span>
         <span class="log-text">{clip(line.text, MAX_LOG_CHARS)}</span>
       </li>
@@ -139,7 +142,9 @@ function LogLine({ line }: { line: ServerLogLine }): JSX.Element {
       data-source="mcp"
       data-level={line.level}
     >
-      <time class="log-time">{clock(line.time)}</time>
+      <time class="log-time" dateTime={line.time}>
+        {clock(line.time)}
+      </time>
       <span class="log-source">{line.level}</span>
       {line.logger !== null && <span class="log-logger">{clip(line.logger, 60)}</span>}
       <span class="log-text">
@@ -147,10 +152,4 @@ function LogLine({ line }: { line: ServerLogLine }): JSX.Element {
       </span>
     </li>
   )
-}
-
-function clock(time: string): string {
-  if (time === '') return ''
-  const date = new Date(time)
-  return Number.isNaN(date.getTime()) ? '' : date.toLocaleTimeString('en-GB', { hour12: false })
 }

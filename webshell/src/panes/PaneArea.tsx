@@ -52,22 +52,24 @@ export function PaneArea() {
   }
   return (
     <section class="pane-area" aria-label={server === null ? 'Every server' : `Server ${server}`}>
-      <div class="pane-tabs" role="tablist" aria-label="Panes" onKeyDown={onKey}>
-        {PANES.map((entry) => (
-          <button
-            type="button"
-            role="tab"
-            key={entry.id}
-            id={`tab-${entry.id}`}
-            data-testid={`tab-${entry.id}`}
-            aria-selected={entry === current}
-            aria-controls="pane"
-            tabIndex={entry === current ? 0 : -1}
-            onClick={() => select(entry)}
-          >
-            {entry.label}
-          </button>
-        ))}
+      <div class="pane-tabs">
+        <div class="pane-tablist" role="tablist" aria-label="Panes" onKeyDown={onKey}>
+          {PANES.map((entry) => (
+            <button
+              type="button"
+              role="tab"
+              key={entry.id}
+              id={`tab-${entry.id}`}
+              data-testid={`tab-${entry.id}`}
+              aria-selected={entry === current}
+              aria-controls="pane"
+              tabIndex={entry === current ? 0 : -1}
+              onClick={() => select(entry)}
+            >
+              {entry.label}
+            </button>
+          ))}
+        </div>
         <span class="pane-scope" data-testid="pane-scope">
           {current.perSession === true
             ? `session ${sessionName(store)}`

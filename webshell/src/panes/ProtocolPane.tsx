@@ -6,6 +6,7 @@ import type { JSX } from 'preact'
 import { useEffect, useMemo } from 'preact/hooks'
 import type { TraceEntry } from '../../../daemon/src/protocol/index.js'
 import { replayRefusal } from '../../../daemon/src/protocol/replay-methods.js'
+import { clock } from '../format.js'
 import { toJson } from '../result/content.js'
 import { PlainText } from '../result/PlainText.js'
 import { useShell } from '../store/shell-context.js'
@@ -181,12 +182,6 @@ function label(entry: TraceEntry): string {
     : entry.kind === 'notification'
       ? 'Notification'
       : 'Response'
-}
-
-function clock(time: string | undefined): string {
-  if (time === undefined) return ''
-  const date = new Date(time)
-  return Number.isNaN(date.getTime()) ? '' : date.toLocaleTimeString('en-GB', { hour12: false })
 }
 
 /** Whole milliseconds, with a tenth under 10 ms where the difference shows. */

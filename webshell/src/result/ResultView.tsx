@@ -7,6 +7,7 @@
 import type { JSX } from 'preact'
 import { useCallback, useMemo, useState } from 'preact/hooks'
 import type { CallToolResult } from '../../../daemon/src/protocol/index.js'
+import { count } from '../format.js'
 import { LONG_TEXT_LINES, readResult, type ResultItem } from './content.js'
 import { warmMarkdown } from './markdown-renderer.js'
 import { initialView, MarkdownText, type TextView } from './MarkdownText.js'
@@ -135,7 +136,7 @@ function Item({
           />
           {item.lines > LONG_TEXT_LINES ? (
             <details>
-              <summary>{item.lines} lines</summary>
+              <summary>{count(item.lines, 'line')}</summary>
               <PlainText text={item.text} />
             </details>
           ) : (
