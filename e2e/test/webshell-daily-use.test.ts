@@ -194,7 +194,7 @@ describe('the WebShell in daily use', () => {
     const jump = page.getByTestId('transcript-jump')
     for (const size of SIZES) {
       await page.setViewportSize(size)
-      await Promise.all(Array.from({ length: 12 }, (_, i) => call('echo', { text: `fill ${i}` })))
+      await Promise.all(Array.from({ length: 8 }, (_, i) => call('echo', { text: `fill ${i}` })))
       await caughtUp(page)
       await atNewest(page)
 
@@ -222,7 +222,7 @@ describe('the WebShell in daily use', () => {
         await asked
       }
       // More calls: each lands in view.
-      for (let i = 0; i < 3; i++) await call('echo', { text: `after ${i}` })
+      await Promise.all([1, 2, 3].map((i) => call('echo', { text: `after ${i}` })))
       await caughtUp(page)
       await atNewest(page)
 
@@ -230,8 +230,7 @@ describe('the WebShell in daily use', () => {
       await page.getByTestId('transcript').evaluate((element) => element.scrollBy(0, -400))
       await page.locator('[data-testid="transcript"][data-following="false"]').waitFor()
       const before = await topRow(page)
-      await call('echo', { text: 'unseen 1' })
-      await call('echo', { text: 'unseen 2' })
+      await Promise.all([1, 2].map((i) => call('echo', { text: `unseen ${i}` })))
       await caughtUp(page)
       await expect.poll(() => jump.textContent()).toBe('2 new ↓')
       expect(await topRow(page)).toEqual(before)
