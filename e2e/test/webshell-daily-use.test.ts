@@ -201,6 +201,11 @@ describe('the WebShell in daily use', () => {
       // A sampling request, answered in the bar with a model name and a stop reason of the
       // person's: the server receives both.
       const sampled = call('ask_person', { kind: 'sampling' })
+      // Rows that arrive while the question takes room below the transcript are followed too.
+      await dialog.waitFor()
+      await Promise.all([1, 2].map((i) => call('echo', { text: `during ${i}` })))
+      await caughtUp(page)
+      await atNewest(page)
       await dialog.getByTestId('input-reply').fill(`Hello at ${size.width}`)
       await dialog.getByTestId('input-reply-model').fill('person-1')
       await dialog.getByTestId('input-reply-stop').fill('stopSequence')
