@@ -12,7 +12,7 @@ function describe(session: SessionInfo): string {
   ]
     .filter(Boolean)
     .join(', ')
-  return `${session.id}  ${session.name}  ${session.headSeq} events${flags ? `  (${flags})` : ''}`
+  return `${session.id}  ${session.name}  ${session.headSeq} ${session.headSeq === 1 ? 'event' : 'events'}${flags ? `  (${flags})` : ''}`
 }
 
 export async function listSessions(ctx: CliContext, json: boolean): Promise<number> {

@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/server'
 import { describe, expect, it } from 'vitest'
-import { searchTools } from './tool-search.js'
+import type { ClientView } from './client-view.js'
+import { searchResult, searchTools } from './tool-search.js'
 
 const tool = (name: string, description: string, params: string[] = []): Tool => ({
   name,
@@ -28,5 +29,15 @@ describe('searchTools', () => {
   it('returns at most the limit, and nothing for words no tool has', () => {
     expect(searchTools(tools, 'path', 1)).toHaveLength(1)
     expect(searchTools(tools, 'zebra', 5)).toEqual([])
+  })
+
+  it('says how many tools it found, the noun agreeing with the count', () => {
+    const view = { tools: () => tools } as unknown as ClientView
+    const text = (limit: number) => {
+      const [first] = searchResult(view, { query: 'path', limit }).content
+      return first?.type === 'text' ? first.text : ''
+    }
+    expect(text(1)).toMatch(/^1 tool for "path"/)
+    expect(text(2)).toMatch(/^2 tools for "path"/)
   })
 })

@@ -127,6 +127,6 @@ export function searchResult(view: ClientView, args: Record<string, unknown>): C
   const text =
     found.length === 0
       ? `No tool fits "${query}". Try other words.`
-      : `${found.length} tools for "${query}", best first. Call one by its name with arguments that fit its inputSchema:\n${JSON.stringify(found, null, 2)}`
+      : `${found.length} ${found.length === 1 ? 'tool' : 'tools'} for "${query}", best first. Call one by its name with arguments that fit its inputSchema:\n${JSON.stringify(found, null, 2)}`
   return { content: [{ type: 'text', text }], structuredContent: { tools: found } }
 }

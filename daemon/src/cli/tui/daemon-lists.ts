@@ -28,6 +28,6 @@ export function sessionLines(sessions: SessionInfo[], current: string | undefine
     const flags = [s.id === current ? 'attached' : '', s.isDefault ? 'default' : '']
       .filter(Boolean)
       .join(', ')
-    return `${s.id === current ? '*' : ' '} ${s.id}  ${s.name}  ${s.headSeq} events${flags ? `  (${flags})` : ''}`
+    return `${s.id === current ? '*' : ' '} ${s.id}  ${s.name}  ${s.headSeq} ${s.headSeq === 1 ? 'event' : 'events'}${flags ? `  (${flags})` : ''}`
   })
 }
