@@ -74,9 +74,9 @@ export default defineConfig({
     globalSetup: ['e2e/test/chromium-server.ts', 'daemon/test/run-dir.ts'],
     fileParallelism: true,
     sequence: { sequencer: ProcessFilesFirst },
-    // Many files wait on processes, sockets and timers: a third worker keeps two cores busy. A
-    // fourth does not make a run shorter: on a fresh clone it took 299 s where three took 253.
-    maxWorkers: 3,
+    // Many files wait on processes, sockets, timers and the browser: four workers keep two cores
+    // busy, where three left them idle for a third of the run.
+    maxWorkers: 4,
     projects: [
       { test: { ...common, name: 'process', include: PROCESS_FILES, isolate: true } },
       {
