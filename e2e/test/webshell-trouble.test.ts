@@ -58,7 +58,7 @@ describe('trouble outside the tab', () => {
           'it read before; fix the file and run `ferry reload`.',
       )
       expect(await banner.getAttribute('role')).toBe('alert')
-      expect(await inView(page, 'settings-problem', size)).toBe(true)
+      await expect.poll(() => inView(page, 'settings-problem', size)).toBe(true)
       const line = page.locator('[data-testid="notice"].notice-error').filter({ hasText: where })
       await line.nth(round).waitFor()
 
@@ -94,7 +94,8 @@ describe('trouble outside the tab', () => {
     expect(await away.locator('code').textContent()).toBe('ferry start')
     for (const size of SIZES) {
       await page.setViewportSize(size)
-      expect(await inView(page, 'daemon-away', size)).toBe(true)
+      // Laid out again for the new size by the page's own observers: waited for, not sampled.
+      await expect.poll(() => inView(page, 'daemon-away', size)).toBe(true)
     }
 
     // Started again on the same state directory, it takes the same port; the tab finds it.
