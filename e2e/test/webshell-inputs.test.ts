@@ -5,7 +5,7 @@
 
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TranscriptEvent } from '../../daemon/src/protocol/index.js'
 import { cleanup, waitFor, type Daemon } from '../../daemon/test/harness.js'
 import { startInProcess } from '../../daemon/test/in-process.js'
@@ -13,7 +13,6 @@ import { e2eRoot } from '../fixtures/paths.js'
 import { openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
-afterEach(cleanup)
 
 const EVERYTHING = join(
   e2eRoot,
@@ -24,24 +23,36 @@ const EVERYTHING = join(
   'index.js',
 )
 
-async function everythingDaemon(): Promise<Daemon> {
-  const daemon = await startInProcess({
+/**
+ * One daemon and one server-everything for the file; each test opens the WebShell on a session of
+ * its own, so it sees only its own calls and its own answers.
+ */
+let daemon: Daemon
+beforeAll(async () => {
+  daemon = await startInProcess({
     mcpServers: {
       everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], trust: true },
     },
   })
   await daemon.waitForStatus('everything', 'ready')
-  return daemon
-}
+})
+afterAll(cleanup)
 
-async function openShell(daemon: Daemon): Promise<{ page: Page; errors: string[] }> {
+/** Opens the WebShell on a session made for the test. */
+async function openShell(): Promise<{ page: Page; errors: string[]; session: string }> {
+  const created = await daemon.api('/sessions', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'inputs' }),
+  })
+  const session = ((await created.json()) as { id: string }).id
   const opened = await openPage(browser())
   opened.page.setDefaultTimeout(10_000)
-  await opened.page.goto(`${daemon.info.url}#token=${daemon.info.token}`)
+  await opened.page.goto(`${daemon.info.url}?session=${session}#token=${daemon.info.token}`)
   await opened.page
     .locator('[data-testid="connection"][data-state="live"]')
     .waitFor({ timeout: 10_000 })
-  return opened
+  return { ...opened, session }
 }
 
 /** Opens the tool's form in the side panel, fills `fill`, presses Call; the Call button is returned. */
@@ -69,8 +80,7 @@ function resolvedEvents(events: TranscriptEvent[]) {
 
 describe('answering server-everything’s inputs from the WebShell', () => {
   it('shows its whole form with defaults and titled options, keeps back content that breaks the schema, and sends what the person accepts', async () => {
-    const daemon = await everythingDaemon()
-    const { page, errors } = await openShell(daemon)
+    const { page, errors, session } = await openShell()
     const loaded: string[] = []
     page.on('request', (request) => loaded.push(request.url()))
     const call = await callTool(page, 'trigger-elicitation-request')
@@ -143,7 +153,7 @@ describe('answering server-everything’s inputs from the WebShell', () => {
       expect(result).toContain(sent)
     }
     // Exactly one answer reached the daemon: the refused content never left the tab.
-    const resolved = resolvedEvents(await daemon.events())
+    const resolved = resolvedEvents(await daemon.events(session))
     expect(resolved).toHaveLength(1)
     expect(resolved[0]).toMatchObject({ action: 'accept', content: { integer: 7 } })
     expect(await card.getByTestId('input-resolution').textContent()).toMatch(
@@ -155,8 +165,7 @@ describe('answering server-everything’s inputs from the WebShell', () => {
   })
 
   it('shows the daemon’s refusal of an answer on the field it names, and sends the corrected one', async () => {
-    const daemon = await everythingDaemon()
-    const { page, errors } = await openShell(daemon)
+    const { page, errors, session } = await openShell()
     await callTool(page, 'trigger-elicitation-request')
     const form = page.getByTestId('input-dialog').getByTestId('input-form')
     await form.locator('input[id$="-field-name"]').fill('Ada')
@@ -175,15 +184,14 @@ describe('answering server-everything’s inputs from the WebShell', () => {
     const card = page.locator('[data-testid="call-card"][data-state="done"]')
     await card.waitFor()
     expect(await card.getByTestId('result').textContent()).toContain('Email: ada@example.org')
-    const resolved = resolvedEvents(await daemon.events())
+    const resolved = resolvedEvents(await daemon.events(session))
     expect(resolved).toHaveLength(1)
     expect(resolved[0]).toMatchObject({ action: 'accept', content: { email: 'ada@example.org' } })
     expect(errors).toEqual([])
   })
 
   it('sends decline and cancel; Esc leaves the question for later and Alt+Q comes back to it', async () => {
-    const daemon = await everythingDaemon()
-    const { page, errors } = await openShell(daemon)
+    const { page, errors, session } = await openShell()
     const dialog = page.getByTestId('input-dialog')
     const done = page.locator('[data-testid="call-card"][data-state="done"]')
 
@@ -208,7 +216,7 @@ describe('answering server-everything’s inputs from the WebShell', () => {
       'User cancelled the elicitation dialog.',
     )
     expect(
-      resolvedEvents(await daemon.events()).map(
+      resolvedEvents(await daemon.events(session)).map(
         (event) => event.type === 'input.resolved' && event.action,
       ),
     ).toEqual(['decline', 'cancel'])
@@ -216,8 +224,7 @@ describe('answering server-everything’s inputs from the WebShell', () => {
   })
 
   it('shows a URL elicitation’s address and origin, and opens it only on a click, without opener or referrer', async () => {
-    const daemon = await everythingDaemon()
-    const { page, errors } = await openShell(daemon)
+    const { page, errors } = await openShell()
     const target = `${daemon.info.url}/nothing-here?step=1`
     await callTool(page, 'trigger-url-elicitation', { url: target })
     const dialog = page.getByTestId('input-dialog')
@@ -252,8 +259,7 @@ describe('answering server-everything’s inputs from the WebShell', () => {
   })
 
   it('shows a sampling request and sends the reply a person wrote', async () => {
-    const daemon = await everythingDaemon()
-    const { page, errors } = await openShell(daemon)
+    const { page, errors } = await openShell()
     await callTool(page, 'trigger-sampling-request', {
       prompt: 'Name a colour',
       maxTokens: '50',
@@ -282,8 +288,7 @@ describe('answering server-everything’s inputs from the WebShell', () => {
   })
 
   it('sends a person’s decline of a sampling request to the server', async () => {
-    const daemon = await everythingDaemon()
-    const { page, errors } = await openShell(daemon)
+    const { page, errors, session } = await openShell()
     await callTool(page, 'trigger-sampling-request', { prompt: 'Anything' })
     const dialog = page.getByTestId('input-dialog')
     await dialog.getByRole('button', { name: 'Decline' }).click()
@@ -293,7 +298,7 @@ describe('answering server-everything’s inputs from the WebShell', () => {
     expect(await card.getByTestId('input-resolution').textContent()).toMatch(
       /^Declined by WebShell tab/,
     )
-    const resolved = resolvedEvents(await daemon.events())
+    const resolved = resolvedEvents(await daemon.events(session))
     expect(resolved).toMatchObject([{ action: 'decline' }])
     // The server hears the refusal: its tool fails with it instead of getting a reply.
     const ended = page.locator('[data-testid="call-card"][data-state="error"]')
@@ -305,8 +310,7 @@ describe('answering server-everything’s inputs from the WebShell', () => {
   })
 
   it('closes the dialog when the input is answered elsewhere, and says who answered', async () => {
-    const daemon = await everythingDaemon()
-    const { page, errors } = await openShell(daemon)
+    const { page, errors } = await openShell()
     await callTool(page, 'trigger-elicitation-request')
     const dialog = page.getByTestId('input-dialog')
     await dialog.waitFor({ timeout: 10_000 })
