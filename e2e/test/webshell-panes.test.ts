@@ -3,20 +3,28 @@
 // instance read, and resources that tool results link to or embed opened in the Resources pane.
 
 import type { Page } from 'playwright-core'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cleanup, type Daemon } from '../../daemon/test/harness.js'
 import { startInProcess } from '../../daemon/test/in-process.js'
 import { everything, offeringsFixture } from '../../daemon/test/offerings-rig.js'
 import { openPage, useBrowser } from './browser.js'
 
 const browser = useBrowser()
-afterEach(cleanup)
 
-async function openShell(
-  servers: Record<string, unknown> = { every: everything() },
-): Promise<{ daemon: Daemon; page: Page; errors: string[] }> {
-  const daemon = await startInProcess({ mcpServers: servers })
-  for (const name of Object.keys(servers)) await daemon.waitForStatus(name, 'ready')
+/**
+ * One daemon for the file, with server-everything and the offerings fixture side by side: each test
+ * reads only what its own steps made (its prompt, its reads, its calls, its subscription).
+ */
+let daemon: Daemon
+beforeAll(async () => {
+  daemon = await startInProcess({
+    mcpServers: { every: everything(), off: offeringsFixture('legacy') },
+  })
+  await Promise.all([daemon.waitForStatus('every', 'ready'), daemon.waitForStatus('off', 'ready')])
+})
+afterAll(cleanup)
+
+async function openShell(): Promise<{ daemon: Daemon; page: Page; errors: string[] }> {
   const { page, errors } = await openPage(browser())
   // Under the test's own limit, so a wait that fails names what it waited for.
   page.setDefaultTimeout(15_000)
@@ -177,7 +185,7 @@ describe('the Resources pane', () => {
   })
 
   it('reads a followed resource again when its server says it changed', async () => {
-    const { daemon, page, errors } = await openShell({ off: offeringsFixture('legacy') })
+    const { daemon, page, errors } = await openShell()
     await openPane(page, 'off', 'resources')
     await page.locator('[data-testid="resource"][data-uri="note://one"]').click()
     const shown = page.locator('[data-testid="resource-shown"][data-uri="note://one"]')
