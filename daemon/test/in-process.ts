@@ -42,6 +42,8 @@ export interface InProcessOptions extends Omit<StartOptions, 'args' | 'ulimit'> 
   probeCaps?: ProbeCaps
   /** When gateway clients hear of list changes, where a test must say exactly when. */
   listChangeDebounce?: Debounce
+  /** The workspace was named, as `--workspace` names it: it is every server's root. */
+  workspaceDeclared?: boolean
 }
 
 /**
@@ -81,6 +83,7 @@ export async function startInProcess(
   const handle = await runDaemon({
     stateDir: prepared.stateDir,
     cwd: prepared.workspace,
+    workspaceDeclared: options.workspaceDeclared,
     configFile: prepared.configFile,
     env: prepared.env,
     homeDir: prepared.env.HOME ?? prepared.configDir,

@@ -5,7 +5,8 @@ import { pathToFileURL } from 'node:url'
 import { bindTaskReceiver } from '@modelcontextprotocol/ext-tasks/receiver'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ToolInfo } from '../src/protocol/index.js'
-import { cleanup, startDaemon, waitFor, type Daemon } from './harness.js'
+import { cleanup, waitFor, type Daemon } from './harness.js'
+import { startInProcess } from './in-process.js'
 import {
   answerInput,
   answerer,
@@ -51,19 +52,24 @@ async function toolsForFullClient(): Promise<string[]> {
 
 describe('server-everything asks the people in Ferry', () => {
   let daemon: Daemon
+  let fullClientTools: string[]
 
   beforeAll(async () => {
     // With a workspace named, Ferry declares roots too, as a full client does.
-    daemon = await startDaemon(
-      { mcpServers: { everything: everything() } },
-      { args: ['--workspace', '.'] },
-    )
-    await daemon.waitForStatus('everything', 'ready')
+    const started = async () => {
+      const daemon = await startInProcess(
+        { mcpServers: { everything: everything() } },
+        { workspaceDeclared: true },
+      )
+      await daemon.waitForStatus('everything', 'ready')
+      return daemon
+    }
+    ;[daemon, fullClientTools] = await Promise.all([started(), toolsForFullClient()])
   })
   afterAll(cleanup)
 
   it('lists every tool it offers a client that declares elicitation, sampling and roots', async () => {
-    const expected = await toolsForFullClient()
+    const expected = fullClientTools
     expect(expected).toEqual(
       expect.arrayContaining([
         'trigger-elicitation-request',
@@ -341,7 +347,7 @@ describe("server-everything's roots", () => {
   let shared: string
 
   beforeAll(async () => {
-    daemon = await startDaemon(
+    daemon = await startInProcess(
       {
         mcpServers: {
           plain: everything(),
@@ -350,7 +356,7 @@ describe("server-everything's roots", () => {
         },
         // The workspace named on purpose: the root of a server whose settings name none.
       },
-      { args: ['--workspace', '.'] },
+      { workspaceDeclared: true },
     )
     shared = dirname(daemon.configPath)
     await Promise.all(

@@ -112,13 +112,13 @@ describe('the session stream', () => {
 
   it('keeps an attached terminal following across a daemon restart, each event once', async () => {
     const settings = { mcpServers: { fx: fixture([]) } }
-    const first = await startDaemon(settings)
+    const first = await startInProcess(settings)
     await first.waitForStatus('fx', 'ready')
     const terminal = attachJson(first)
     await apiCall(first, { tool: 'mcp_fx_echo', arguments: { text: 'before' } })
     await waitFor(() => terminal.events.some((e) => e.type === 'call.result') || undefined, 10_000)
     await first.stop()
-    const second = await startDaemon(settings, { stateDir: first.stateDir })
+    const second = await startInProcess(settings, { stateDir: first.stateDir })
     await second.waitForStatus('fx', 'ready')
     await apiCall(second, { tool: 'mcp_fx_echo', arguments: { text: 'after' } })
     await waitFor(

@@ -18,6 +18,7 @@ import {
   waitFor,
   type Daemon,
 } from './harness.js'
+import { startInProcess } from './in-process.js'
 import { openStream } from './stream-harness.js'
 
 const json = { 'content-type': 'application/json' }
@@ -66,14 +67,13 @@ describe('transcript bounds', () => {
   let daemon: Daemon
 
   beforeAll(async () => {
-    daemon = await startDaemon({
+    daemon = await startInProcess({
       mcpServers: {
         raw: { command: process.execPath, args: [rawLegacyServerPath, '--deep'], trust: true },
         fx: fixture(['--progress-flood']),
       },
     })
-    await daemon.waitForStatus('raw', 'ready')
-    await daemon.waitForStatus('fx', 'ready')
+    await Promise.all([daemon.waitForStatus('raw', 'ready'), daemon.waitForStatus('fx', 'ready')])
   })
   afterAll(async () => {
     for (const child of children.splice(0)) child.kill()
