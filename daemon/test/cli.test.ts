@@ -20,6 +20,7 @@ import {
   startScript,
   tempDir,
   waitFor,
+  type CliResult,
 } from './harness.js'
 import { startInProcess } from './in-process.js'
 
@@ -382,18 +383,21 @@ describe('ferry call', () => {
       ],
     ]
     const codes: Record<string, number> = {}
-    for (const [args, message] of cases) {
-      const result = await runCli(['--state-dir', stateDir, ...args])
+    const results = await Promise.all(
+      cases.map(([args]) => runCli(['--state-dir', stateDir, ...args])),
+    )
+    cases.forEach(([args, message], i) => {
+      const result = results[i] as CliResult
       expect(oneLine(result.stderr), args.join(' ')).toBe(message)
       codes[args.join(' ')] = result.code
-    }
+    })
     expect(codes).toEqual(Object.fromEntries(cases.map(([args]) => [args.join(' '), 2])))
   })
 })
 
 describe('ferry status', () => {
   it('reports pid, version, url and server counts as text and JSON while running', async () => {
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: { x: fixture([]), off: fixture([], { disabled: true }) },
     })
     await daemon.waitForStatus('x', 'ready')
@@ -419,18 +423,15 @@ describe('ferry status', () => {
   })
 
   it('exits 2 when nothing runs, including after the daemon was killed', async () => {
-    const fresh = await runCli(['--state-dir', await tempDir('ferry-state-'), 'status'])
+    const [fresh, freshJson, daemon] = await Promise.all([
+      tempDir('ferry-state-').then((dir) => runCli(['--state-dir', dir, 'status'])),
+      tempDir('ferry-state-').then((dir) => runCli(['--state-dir', dir, 'status', '--json'])),
+      startDaemon({ mcpServers: {} }),
+    ])
     expect(fresh.code).toBe(2)
     expect(oneLine(fresh.stderr)).toMatch(/not running/)
-    const freshJson = await runCli([
-      '--state-dir',
-      await tempDir('ferry-state-'),
-      'status',
-      '--json',
-    ])
     expect(freshJson.code).toBe(2)
 
-    const daemon = await startDaemon({ mcpServers: {} })
     daemon.process.kill('SIGKILL')
     await waitFor(() => !isAlive(daemon.info.pid), 5000, 'the daemon to die')
     const stale = await daemon.cli(['status'])
@@ -501,7 +502,8 @@ describe('ferry reload', () => {
     const dir = await tempDir()
     const keepLog = join(dir, 'keep.spawns')
     const changeLog = join(dir, 'change.spawns')
-    const daemon = await startDaemon({
+    // The servers run as processes (their pids are the proof); the daemon need not.
+    const daemon = await startInProcess({
       mcpServers: {
         keep: fixture(['--spawn-log', keepLog]),
         change: fixture(['--spawn-log', changeLog]),
@@ -597,7 +599,8 @@ describe('ferry reload', () => {
 
 describe('ferry logs', () => {
   it("prints a server's stderr, and the stderr of a server that exited at start", async () => {
-    const daemon = await startDaemon({
+    // The servers run as processes (their stderr is the point); the daemon need not.
+    const daemon = await startInProcess({
       mcpServers: {
         chatty: fixture(['--stderr', 'hello from stderr']),
         dead: fixture(['--exit-at-start', '3']),

@@ -12,6 +12,7 @@ import {
   tempDir,
   waitFor,
 } from './harness.js'
+import { startInProcess } from './in-process.js'
 
 afterEach(cleanup)
 
@@ -31,11 +32,20 @@ function callIdOf(event: TranscriptEvent): string | undefined {
 
 describe('server crashes and shutdown', () => {
   it('fails the pending call within 1 s naming the server and exit code, reconnects, and leaves other servers alone', async () => {
-    const daemon = await startDaemon({
-      mcpServers: { fragile: fixture(['--era', 'legacy']), steady: fixture(['--era', 'legacy']) },
-    })
-    await daemon.waitForStatus('fragile', 'ready')
-    await daemon.waitForStatus('steady', 'ready')
+    // The servers' processes crash and exit; the daemon's own process is not what is tested.
+    const daemon = await startInProcess(
+      {
+        mcpServers: {
+          fragile: fixture(['--era', 'legacy']),
+          steady: fixture(['--era', 'legacy']),
+        },
+      },
+      { fixturesInMemory: false },
+    )
+    await Promise.all([
+      daemon.waitForStatus('fragile', 'ready'),
+      daemon.waitForStatus('steady', 'ready'),
+    ])
 
     const slowOnSteady = daemon.cli(['call', 'mcp_steady_slow', '{"steps":10,"delayMs":100}'])
     const response = await daemon.api('/call', {
@@ -100,8 +110,10 @@ describe('server crashes and shutdown', () => {
         ]),
       },
     })
-    await daemon.waitForStatus('parent', 'ready')
-    await daemon.waitForStatus('stubborn', 'ready')
+    await Promise.all([
+      daemon.waitForStatus('parent', 'ready'),
+      daemon.waitForStatus('stubborn', 'ready'),
+    ])
     const pids = [
       ...(await pidsIn(`${dir}/spawns`)),
       ...(await pidsIn(`${dir}/stubborn`)),
@@ -157,7 +169,8 @@ describe('server crashes and shutdown', () => {
           ]),
         },
       })
-      const daemon = await startDaemon(settings([]))
+      // The reload ends the server's processes; the daemon's own process is not what is tested.
+      const daemon = await startInProcess(settings([]))
       await daemon.waitForStatus('leaver', 'ready')
       const [server, stray] = [
         ...(await pidsIn(`${dir}/spawns`)),
@@ -180,7 +193,7 @@ describe('server crashes and shutdown', () => {
   )
 
   it('says the command was not found when a server command does not exist', async () => {
-    const daemon = await startDaemon({
+    const daemon = await startInProcess({
       mcpServers: { missing: { command: 'ferry-no-such-command-uvx', args: ['server'] } },
     })
     const server = await daemon.waitForStatus('missing', 'failed')
@@ -192,7 +205,7 @@ describe('server crashes and shutdown', () => {
   it('says the command is not executable when it lacks the execute bit', async () => {
     const dir = await tempDir()
     await writeFile(`${dir}/server.sh`, '#!/bin/sh\nexit 0\n', { mode: 0o644 })
-    const daemon = await startDaemon({ mcpServers: { plain: { command: `${dir}/server.sh` } } })
+    const daemon = await startInProcess({ mcpServers: { plain: { command: `${dir}/server.sh` } } })
     const server = await daemon.waitForStatus('plain', 'failed')
     expect(server.error).toBe(
       `command not executable: "${dir}/server.sh" (spawn ${dir}/server.sh EACCES); make it executable (chmod +x) or check "command" for "plain" in settings`,
@@ -200,7 +213,7 @@ describe('server crashes and shutdown', () => {
   })
 
   it('backs off a server that keeps crashing right after each reconnect', async () => {
-    const daemon = await startDaemon({ mcpServers: { flaky: fixture(['--exit-after', '300']) } })
+    const daemon = await startInProcess({ mcpServers: { flaky: fixture(['--exit-after', '300']) } })
     // Its status changes, in order: each crash (`failed`) and the retry after it (`connecting`).
     const statuses = async () =>
       (await daemon.events()).flatMap((event) =>
@@ -237,7 +250,7 @@ describe('server crashes and shutdown', () => {
 
   it('reconnects a failed server on `ferry reconnect` once its fault is fixed', async () => {
     const server = await brokenUntilFixed()
-    const daemon = await startDaemon({ mcpServers: { later: { command: server.command } } })
+    const daemon = await startInProcess({ mcpServers: { later: { command: server.command } } })
     expect((await daemon.waitForStatus('later', 'failed')).error).toContain('exited with code 4')
     const stillBroken = await daemon.cli(['reconnect', 'later'])
     expect(stillBroken.code).toBe(2)
@@ -252,7 +265,9 @@ describe('server crashes and shutdown', () => {
   })
 
   it('reports a server that exits at start as failed with its exit code and keeps its stderr', async () => {
-    const daemon = await startDaemon({ mcpServers: { broken: fixture(['--exit-at-start', '3']) } })
+    const daemon = await startInProcess({
+      mcpServers: { broken: fixture(['--exit-at-start', '3']) },
+    })
     const server = await daemon.waitForStatus('broken', 'failed')
     expect(server.error).toContain('exited with code 3')
     const logs = await daemon.cli(['logs', 'broken'])

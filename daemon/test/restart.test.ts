@@ -42,24 +42,27 @@ async function backgroundDaemon() {
       expect(result.stdout).toContain(`WebShell: ${info?.url}#token=${info?.token}`)
       return info as RuntimeInfo
     },
-    /** `ferry serve --port <port>` on a fresh state directory with the same settings. */
-    async serveElsewhereOn(port: number) {
-      return runCli([
-        'serve',
-        '--state-dir',
-        await tempDir('ferry-state-'),
-        '--config',
-        configPath,
-        '--port',
-        String(port),
-      ])
-    },
     async stop(info: RuntimeInfo): Promise<void> {
       const result = await cli(['stop'])
       expect(result.code, result.stderr).toBe(0)
       expect(isAlive(info.pid)).toBe(false)
     },
   }
+}
+
+/** `ferry serve --port <port>` on a fresh state directory with `settings`, as a process. */
+async function serveElsewhereOn(settings: unknown, port: number) {
+  const configPath = join(await tempDir('ferry-config-'), 'settings.json')
+  await writeFile(configPath, JSON.stringify(settings))
+  return runCli([
+    'serve',
+    '--state-dir',
+    await tempDir('ferry-state-'),
+    '--config',
+    configPath,
+    '--port',
+    String(port),
+  ])
 }
 
 /** What an open WebShell tab sends: its own origin and the token it keeps. */
@@ -215,24 +218,28 @@ describe('restarting the daemon', () => {
   })
 
   it('starts on another port with a new token when the previous port is taken', async () => {
-    const daemon = await backgroundDaemon()
-    const first = await daemon.start()
-    await daemon.stop(first)
+    // In-process: the choice of port and token is the same whichever process runs the daemon;
+    // `ferry serve`'s exit status below is its process's.
+    const settings = { mcpServers: {} }
+    const started = await startInProcess(settings)
+    const { stateDir } = started
+    const first = started.info
+    await started.stop()
 
     const blocker = await listenOn(first.port)
     try {
-      const second = await daemon.start()
+      const second = (await startInProcess(settings, { stateDir })).info
       expect(second.port).not.toBe(first.port)
       // The old token could have gone to whatever holds the old port: it is not accepted.
       expect(second.token).not.toBe(first.token)
       expect((await fromTab(second.url, first.token)).status).toBe(401)
       expect((await fromTab(second.url, second.token)).status).toBe(200)
-      const log = await readFile(join(daemon.stateDir, 'daemon.log'), 'utf8')
+      const log = await readFile(join(stateDir, 'daemon.log'), 'utf8')
       expect(log).toContain('daemon.port_unavailable')
       expect(log).not.toContain(first.token)
 
       // An explicit port is still a promise: taken means an error, not another port.
-      const explicit = await daemon.serveElsewhereOn(first.port)
+      const explicit = await serveElsewhereOn(settings, first.port)
       expect(explicit.code).toBe(2)
       expect(explicit.stderr).toContain(`cannot listen on 127.0.0.1:${first.port}`)
     } finally {
@@ -241,11 +248,15 @@ describe('restarting the daemon', () => {
   })
 
   it('holds its port on the other loopback family, where `localhost` may lead, answers only the sandbox host name there, and moves off one taken there', async () => {
-    const daemon = await backgroundDaemon()
-    const first = await daemon.start()
+    // In-process: what listens where is the same whichever process runs the daemon; `ferry
+    // serve`'s exit status below is its process's.
+    const settings = { mcpServers: {} }
+    const started = await startInProcess(settings)
+    const { stateDir } = started
+    const first = started.info
     if (!(await hasIpv6Loopback())) {
       // No ::1 here: no browser can reach it either, and the daemon says it has no twin.
-      const log = await readFile(join(daemon.stateDir, 'daemon.log'), 'utf8')
+      const log = await readFile(join(stateDir, 'daemon.log'), 'utf8')
       expect(log).toContain('daemon.no_twin')
       return
     }
@@ -276,17 +287,17 @@ describe('restarting the daemon', () => {
     expect(
       await upgradeStatus(`ws://127.0.0.1:${first.port}/api/stream`, first.token, undefined),
     ).toBe(101)
-    await daemon.stop(first)
+    await started.stop()
 
     const blocker = await listenOn(first.port, '::1')
     try {
-      const second = await daemon.start()
+      const second = (await startInProcess(settings, { stateDir })).info
       expect(second.port).not.toBe(first.port)
       expect(second.token).not.toBe(first.token)
-      const log = await readFile(join(daemon.stateDir, 'daemon.log'), 'utf8')
+      const log = await readFile(join(stateDir, 'daemon.log'), 'utf8')
       expect(log).toMatch(/daemon\.port_unavailable.*taken on ::1/)
 
-      const explicit = await daemon.serveElsewhereOn(first.port)
+      const explicit = await serveElsewhereOn(settings, first.port)
       expect(explicit.code).toBe(2)
       expect(explicit.stderr).toContain(
         `cannot listen on 127.0.0.1:${first.port}: port ${first.port} is taken on ::1`,
@@ -297,7 +308,8 @@ describe('restarting the daemon', () => {
   })
 
   it('answers a tab that asks the moment its port opens again, never with "not ready"', async () => {
-    const first = await startDaemon({ mcpServers: {} })
+    // In-process: the order of listening and being ready is the daemon's, not its process's.
+    const first = await startInProcess({ mcpServers: {} })
     const { port, token } = first.info
     await first.stop()
     // A tab retrying as fast as it can while the daemon comes back on the same port.
@@ -313,7 +325,7 @@ describe('restarting the daemon', () => {
         if (statuses.has(200)) return
       }
     })()
-    const second = await startDaemon({ mcpServers: {} }, { stateDir: first.stateDir })
+    const second = await startInProcess({ mcpServers: {} }, { stateDir: first.stateDir })
     expect(second.info.port).toBe(port)
     await poll
     polling = false
