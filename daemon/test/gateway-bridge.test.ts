@@ -10,7 +10,8 @@ import { Client } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { parse as parseToml } from 'smol-toml'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { cleanup, ferryBin, fixture, runCli, tempDir, waitFor, type Daemon } from './harness.js'
+import { cleanup, ferryBin, fixture, tempDir, waitFor, type Daemon } from './harness.js'
+import { runCliInProcess } from './cli-in-process.js'
 import { startInProcess } from './in-process.js'
 
 const SETTINGS = { mcpServers: { fx: fixture([]) } }
@@ -92,7 +93,9 @@ async function recordingProxy(
 
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close().catch(() => {})))
-  for (const stateDir of stateDirsToStop.splice(0)) await runCli(['stop', '--state-dir', stateDir])
+  await Promise.all(
+    stateDirsToStop.splice(0).map((stateDir) => runCliInProcess(['stop', '--state-dir', stateDir])),
+  )
 })
 
 describe('ferry mcp with a running daemon', () => {
@@ -291,7 +294,7 @@ describe('ferry mcp without a running daemon', () => {
       cwd,
     })
     expect(client.getProtocolEra()).toBe('modern')
-    const status = await runCli(['status', '--state-dir', stateDir])
+    const status = await runCliInProcess(['status', '--state-dir', stateDir])
     expect(status.stdout).toContain('Ferry')
     expect(status.code).toBe(0)
     // The daemon connects its servers in the background: the bridge may see them arrive.
@@ -370,7 +373,7 @@ describe('ferry mcp without a running daemon', () => {
     // The admin token (which answers confirmations) never reaches a host's log of stderr.
     expect(stderr).not.toContain(runtime.token)
     expect(Buffer.concat(stdout).toString()).not.toContain(runtime.token)
-    expect((await runCli(['status', '--state-dir', stateDir])).code).toBe(0)
+    expect((await runCliInProcess(['status', '--state-dir', stateDir])).code).toBe(0)
   })
 
   it('sends MCP-Protocol-Version and the session id on every request after a legacy initialize, and DELETEs the session when stdin closes', async () => {
