@@ -251,13 +251,14 @@ export class Connection {
       await this.refreshTools('refresh')
       return this.discovered.tools
     }
-    const items = await this.recovery.run((client) =>
-      listSide(client, list, 'refresh', this.config.discoveryTimeoutMs),
-    )
-    this.discovered = { ...this.discovered, [list]: items }
-    this.deps.onChange()
-    if (list === 'resources' && this.client !== undefined) this.checkApps(this.client)
-    return items
+    return this.recovery.run(async (client) => {
+      const generation = this.generation
+      const items = await listSide(client, list, 'refresh', this.config.discoveryTimeoutMs)
+      if (this.keepSideList(generation, list, items) && list === 'resources') {
+        this.checkApps(client)
+      }
+      return items
+    })
   }
 
   /** Sends `ping`, within the server's timeout. */
@@ -798,10 +799,8 @@ export class Connection {
     for (const list of lists) {
       const listed = listSide(client, list, mode, this.config.discoveryTimeoutMs).then(
         (items) => {
-          if (generation !== this.generation) return
-          this.discovered = { ...this.discovered, [list]: items }
+          if (!this.keepSideList(generation, list, items)) return
           this.deps.log({ kind: 'server.listed', server: this.name, list, count: items.length })
-          this.deps.onChange()
         },
         (error: unknown) => {
           if (generation !== this.generation) return
@@ -813,6 +812,14 @@ export class Connection {
       const check = () => generation === this.generation && this.checkApps(client)
       if (list === 'resources') void listed.then(check, check)
     }
+  }
+
+  /** Keeps what `list` lists now, unless the connection moved past `generation` meanwhile. */
+  private keepSideList(generation: number, list: SideList, items: Discovered[SideList]): boolean {
+    if (generation !== this.generation) return false
+    this.discovered = { ...this.discovered, [list]: items }
+    this.deps.onChange()
+    return true
   }
 
   private reportToolWarnings(): void {
