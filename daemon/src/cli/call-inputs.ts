@@ -35,8 +35,7 @@ export class CallInputs {
       const open = this.open.get(inputId)
       this.open.delete(inputId)
       open?.controller.abort()
-      const name = open?.name ?? 'a question asked earlier'
-      this.io.stderr.write(`${terminalText(questionEndText(name, action, by))}\n`)
+      this.io.stderr.write(`${terminalText(questionEndText(open?.name, action, by))}\n`)
       return true
     }
     return false

@@ -91,12 +91,15 @@ const ACTIONS_SAID: Record<InputAction, string> = {
   cancel: 'cancelled',
 }
 
-/** How a question ended, e.g. `fx's form "Your name?": answered by WebShell tab 3f2a`. */
+/**
+ * How a question ended, e.g. `fx's form "Your name?": answered by WebShell tab 3f2a`; `name` is
+ * undefined for one asked before what this terminal saw.
+ */
 export function questionEndText(
-  name: string,
+  name: string | undefined,
   action: InputAction,
   by: string | null,
   reason?: string,
 ): string {
-  return `${name}: ${ACTIONS_SAID[action]}${by === null ? '' : ` by ${by}`}${reason === undefined ? '' : ` (${reason})`}`
+  return `${name ?? 'a question asked earlier'}: ${ACTIONS_SAID[action]}${by === null ? '' : ` by ${by}`}${reason === undefined ? '' : ` (${reason})`}`
 }

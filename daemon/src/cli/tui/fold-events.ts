@@ -299,12 +299,12 @@ export function latestRunningCall(feed: FeedEntry[]): CallEntry | undefined {
   return undefined
 }
 
-/** The name of a question on the feed; one asked before the feed's window, by the words left. */
-function questionAsked(feed: FeedEntry[], inputId: string): string {
+/** The name of a question on the feed; undefined for one asked before the feed's window. */
+function questionAsked(feed: FeedEntry[], inputId: string): string | undefined {
   for (const entry of feed) {
     if (entry.kind === 'line' && entry.question?.inputId === inputId) return entry.question.name
   }
-  return 'a question asked earlier'
+  return undefined
 }
 
 export function hasCall(feed: FeedEntry[], callId: string): boolean {
