@@ -185,7 +185,8 @@ describe('an incomplete answer', () => {
     let stderr = ''
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+    // `close`, not `exit`: what the command wrote to its pipes may be read after it exited.
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve))
     // The call runs: its first progress is stored.
     await daemon.waitForEvent((event) => event.type === 'call.progress')
     daemon.process.kill('SIGKILL')

@@ -223,7 +223,8 @@ describe('Maximize for an App that declares no display modes', () => {
       expect(await app.locator('#mode').textContent()).toBe('inline')
       // Asking for inline, the mode it believes it is in, changes nothing.
       await clickInApp(app, 'inline')
-      expect(await app.locator('#out-mode').textContent()).toBe('inline')
+      // The App shows `…` until the WebShell's answer comes.
+      await expect.poll(() => app.locator('#out-mode').textContent()).toBe('inline')
       expect(await stage.getAttribute('data-mode')).toBe('maximized')
 
       await page.getByTestId('app-mode-close').focus()
